@@ -1,0 +1,41 @@
+package dev.floe.core;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A password or token. Its {@link #toString()} never shows the value, so a secret that ends up in a
+ * log line, an error message or a printed config stays hidden; only {@link #reveal()} gives it.
+ */
+public final class Secret {
+  public static final String MASK = "******";
+
+  private final String value;
+
+  private Secret(String value) {
+    this.value = requireNonNull(value, "value is null");
+  }
+
+  public static Secret of(String value) {
+    return new Secret(value);
+  }
+
+  /** The secret itself, for handing to a driver; never print it. */
+  public String reveal() {
+    return value;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Secret secret && secret.value.equals(value);
+  }
+
+  @Override
+  public int hashCode() {
+    return value.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return MASK;
+  }
+}
