@@ -1,0 +1,215 @@
+package dev.floe.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.core.Secret;
+import dev.floe.core.config.CatalogType;
+import dev.floe.core.config.FloeSettings;
+import dev.floe.core.error.ErrorCategory;
+import dev.floe.core.error.FloeException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+
+  @TempDir Path directory;
+
+  private final ConfigLoader loader = new ConfigLoader(Map.of("SHOP_PW", "from-env"));
+
+  @Test
+  void emptyFileGivesEmbeddedDefaults() throws Exception {
+    FloeSettings settings = load("");
+
+    assertThat(settings.dataDirectory()).isEqualTo(directory.resolve("floe-data"));
+    assertThat(settings.catalog().type()).isEqualTo(CatalogType.EMBEDDED);
+    assertThat(settings.catalog().name()).isEqualTo("floe");
+    assertThat(settings.minimumBinlogRetention()).isEqualTo(Duration.ofHours(24));
+    assertThat(settings.sourceUrl()).isEmpty();
+  }
+
+  @Test
+  void everyKeyIsRead() throws Exception {
+    FloeSettings settings =
+        load(
+            """
+            data-dir: /var/lib/floe
+            catalog:
+              type: JDBC
+              name: lake
+              uri: jdbc:postgresql://db:5432/iceberg
+              warehouse: s3://lake/warehouse
+              properties:
+                jdbc.user: iceberg
+                jdbc.password: ${env:SHOP_PW}
+            source:
+              url: mysql://floe@db:3306/shop
+              password: ${env:SHOP_PW}
+            doctor:
+              min-binlog-retention-hours: 72
+            """);
+
+    assertThat(settings.dataDirectory()).isEqualTo(Path.of("/var/lib/floe"));
+    assertThat(settings.catalog().type()).isEqualTo(CatalogType.JDBC);
+    assertThat(settings.catalog().name()).isEqualTo("lake");
+    assertThat(settings.catalog().uri()).contains("jdbc:postgresql://db:5432/iceberg");
+    assertThat(settings.catalog().warehouse()).contains("s3://lake/warehouse");
+    assertThat(settings.catalog().properties())
+        .containsEntry("jdbc.user", "iceberg")
+        .containsEntry("jdbc.password", "from-env");
+    assertThat(settings.sourceUrl()).contains("mysql://floe@db:3306/shop");
+    assertThat(settings.sourcePassword()).contains(Secret.of("from-env"));
+    assertThat(settings.minimumBinlogRetention()).isEqualTo(Duration.ofHours(72));
+  }
+
+  @Test
+  void dataDirOverrideWins() throws Exception {
+    Path file = write("data-dir: /somewhere\n");
+
+    FloeSettings settings = loader.load(file, Optional.of(Path.of("elsewhere")), directory);
+
+    assertThat(settings.dataDirectory()).isEqualTo(directory.resolve("elsewhere"));
+  }
+
+  @Test
+  void unknownKeyNamesFileLineAndSuggestion() throws Exception {
+    Path file = write("catalog:\n  name: lake\n  tpye: jdbc\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .isInstanceOf(FloeException.class)
+        .hasMessage(
+            "Config file "
+                + file
+                + ", line 3: unknown key 'catalog.tpye'. Did you mean 'catalog.type'? The keys"
+                + " under 'catalog' are: type, name, uri, warehouse, properties. Every key is"
+                + " listed in docs/config.md and by 'floe config --reference'.")
+        .extracting(error -> ((FloeException) error).category())
+        .isEqualTo(ErrorCategory.BAD_INPUT);
+  }
+
+  @Test
+  void unknownTopLevelSection() throws Exception {
+    Path file = write("\n\nkeeper:\n  enabled: true\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessage(
+            "Config file "
+                + file
+                + ", line 3: unknown key 'keeper'. The top-level keys are: data-dir, catalog,"
+                + " source, doctor. Every key is listed in docs/config.md and by 'floe config"
+                + " --reference'.");
+  }
+
+  @Test
+  void wrongTypeNamesKeyValueAndLine() throws Exception {
+    Path file = write("doctor:\n  min-binlog-retention-hours: lots\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessage(
+            "Config file "
+                + file
+                + ", line 2: doctor.min-binlog-retention-hours must be an integer >= 0, got"
+                + " 'lots'. See docs/config.md for what it takes.");
+  }
+
+  @Test
+  void wrongChoice() throws Exception {
+    Path file = write("catalog:\n  type: sqlite\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessage(
+            "Config file "
+                + file
+                + ", line 2: catalog.type must be one of embedded, jdbc, rest, hive, hadoop, got"
+                + " 'sqlite'. See docs/config.md for what it takes.");
+  }
+
+  @Test
+  void listWhereAValueBelongs() throws Exception {
+    Path file = write("catalog:\n  name:\n    - a\n    - b\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessageContaining(
+            ", line 3: catalog.name must be a single value (string), got a list.");
+  }
+
+  @Test
+  void missingRequiredValue() throws Exception {
+    Path file = write("catalog:\n  type: rest\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessage(
+            "Config file "
+                + file
+                + ", line 2: catalog.uri is required when catalog.type is rest. Add it under"
+                + " catalog, e.g. uri: http://host:8181.");
+  }
+
+  @Test
+  void unsetEnvironmentVariable() throws Exception {
+    Path file =
+        write("source:\n  url: mysql://floe@db/shop\n  password: ${env:NOT_SET_ANYWHERE}\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessage(
+            "Config file "
+                + file
+                + ", line 3: source.password refers to the environment variable NOT_SET_ANYWHERE,"
+                + " which is not set. Set it (export NOT_SET_ANYWHERE=...) before running floe, or"
+                + " write the value in the file.");
+  }
+
+  @Test
+  void secretOfWrongShapeIsNotEchoed() throws Exception {
+    Path file = write("source:\n  password:\n    nested: hunter2\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessageContaining(
+            "source.password must be a single value (string), got a section of keys.")
+        .message()
+        .doesNotContain("hunter2");
+  }
+
+  @Test
+  void duplicateKey() throws Exception {
+    Path file = write("catalog:\n  name: a\n  name: b\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessageContaining("line 3: key 'catalog.name' appears twice. Keep one of them.");
+  }
+
+  @Test
+  void invalidYaml() throws Exception {
+    Path file = write("catalog:\n  name: [unclosed\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessageStartingWith("Config file " + file + ", line 3: this is not valid YAML (");
+  }
+
+  @Test
+  void missingFile() {
+    Path file = directory.resolve("nope.yaml");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessage(
+            "Config file "
+                + file
+                + " does not exist. Check the --config path, or leave --config out to run on"
+                + " embedded defaults.");
+  }
+
+  private FloeSettings load(String yaml) throws Exception {
+    return loader.load(write(yaml), Optional.empty(), directory);
+  }
+
+  private Path write(String yaml) throws Exception {
+    Path file = directory.resolve("floe.yaml");
+    Files.writeString(file, yaml);
+    return file;
+  }
+}
