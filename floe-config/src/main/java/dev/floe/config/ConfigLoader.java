@@ -302,8 +302,7 @@ public final class ConfigLoader {
     Optional<String> warehouse = string(values, ConfigSchema.CATALOG_WAREHOUSE);
     int catalogLine =
         values.getOrDefault(ConfigSchema.CATALOG_TYPE.path(), new Located("", 0)).line();
-    if (uri.isEmpty()
-        && (type == CatalogType.JDBC || type == CatalogType.REST || type == CatalogType.HIVE)) {
+    if (uri.isEmpty() && (type == CatalogType.JDBC || type == CatalogType.REST)) {
       throw FloeException.badInput(
           where(file, catalogLine)
               + "catalog.uri is required when catalog.type is "
@@ -324,7 +323,7 @@ public final class ConfigLoader {
       throw FloeException.badInput(
           where(file, values.get(ConfigSchema.CATALOG_URI.path()).line())
               + "catalog.uri is not used by the embedded catalog (it lives in <data-dir>/catalog.db)."
-              + " Remove it, or set catalog.type to jdbc, rest or hive.");
+              + " Remove it, or set catalog.type to jdbc or rest.");
     }
     @SuppressWarnings("unchecked")
     Map<String, String> properties =
@@ -354,7 +353,6 @@ public final class ConfigLoader {
     return switch (type) {
       case JDBC -> "jdbc:postgresql://host:5432/iceberg";
       case REST -> "http://host:8181";
-      case HIVE -> "thrift://host:9083";
       default -> "";
     };
   }

@@ -29,8 +29,7 @@ public final class ConfigSchema {
           Optional.of("embedded"),
           "The Iceberg catalog. embedded: a JDBC catalog in the SQLite file <data-dir>/catalog.db;"
               + " jdbc: a JDBC catalog on a database server at catalog.uri; rest: a REST catalog"
-              + " at catalog.uri; hive: a Hive Metastore at catalog.uri; hadoop: a file-system"
-              + " catalog in catalog.warehouse.",
+              + " at catalog.uri; hadoop: a file-system catalog in catalog.warehouse.",
           Arrays.stream(CatalogType.values()).map(CatalogType::configName).toList(),
           0,
           false);
@@ -46,8 +45,8 @@ public final class ConfigSchema {
           "catalog.uri",
           Kind.STRING,
           null,
-          "Where the catalog service is: a JDBC URL (jdbc), an http(s) URL (rest) or a"
-              + " thrift:// URL (hive). Required for those types; not used by embedded and hadoop.");
+          "Where the catalog service is: a JDBC URL (jdbc; drivers for SQLite and"
+              + " MySQL/MariaDB are included) or an http(s) URL (rest). Required for those types; not used by embedded and hadoop.");
   public static final ConfigKey CATALOG_WAREHOUSE =
       key(
           "catalog.warehouse",
@@ -134,15 +133,6 @@ public final class ConfigSchema {
       }
     }
     return List.copyOf(names);
-  }
-
-  /** Whether a value of a catalog property must be hidden. */
-  public static boolean isSecretProperty(String name) {
-    String lower = name.toLowerCase(java.util.Locale.ROOT);
-    return lower.contains("password")
-        || lower.contains("secret")
-        || lower.contains("token")
-        || lower.contains("credential");
   }
 
   private static ConfigKey key(String path, Kind kind, String defaultValue, String description) {

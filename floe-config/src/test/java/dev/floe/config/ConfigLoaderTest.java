@@ -125,7 +125,7 @@ class ConfigLoaderTest {
         .hasMessage(
             "Config file "
                 + file
-                + ", line 2: catalog.type must be one of embedded, jdbc, rest, hive, hadoop, got"
+                + ", line 2: catalog.type must be one of embedded, jdbc, rest, hadoop, got"
                 + " 'sqlite'. See docs/config.md for what it takes.");
   }
 

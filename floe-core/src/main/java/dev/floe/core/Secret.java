@@ -15,6 +15,18 @@ public final class Secret {
     this.value = requireNonNull(value, "value is null");
   }
 
+  /**
+   * Whether a setting of this name holds a secret (its name contains password, secret, token or
+   * credential), so that its value must be masked wherever settings are shown.
+   */
+  public static boolean isSecretName(String name) {
+    String lower = name.toLowerCase(java.util.Locale.ROOT);
+    return lower.contains("password")
+        || lower.contains("secret")
+        || lower.contains("token")
+        || lower.contains("credential");
+  }
+
   public static Secret of(String value) {
     return new Secret(value);
   }

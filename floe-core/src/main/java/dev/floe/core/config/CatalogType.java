@@ -10,8 +10,6 @@ public enum CatalogType {
   JDBC,
   /** An Iceberg REST catalog at {@code catalog.uri}. */
   REST,
-  /** A Hive Metastore at {@code catalog.uri} (thrift://...). */
-  HIVE,
   /** A Hadoop (file-system) catalog in {@code catalog.warehouse}. */
   HADOOP;
 
