@@ -94,7 +94,7 @@ public final class SourceRequirements {
   private SourceCheck retention(SourceFacts facts) {
     String name = "binlog retention";
     long wantedSeconds = minimumBinlogRetention.toSeconds();
-    String wanted = "at least " + describe(wantedSeconds);
+    String wanted = "needs at least " + describe(wantedSeconds);
     Optional<Long> seconds = retentionSeconds(facts);
     if (seconds.isEmpty()) {
       return SourceCheck.pass(name, "binlogs are never purged automatically (" + wanted + ")");
@@ -123,7 +123,7 @@ public final class SourceRequirements {
         name,
         "binlogs are purged after "
             + describe(seconds.get())
-            + " (needs "
+            + " ("
             + wanted
             + ", so a sync stopped for that long can resume)",
         fix

@@ -1,0 +1,124 @@
+package dev.floe.cli;
+
+import dev.floe.core.config.FloeSettings;
+import dev.floe.core.source.MySqlSourceAddress;
+import dev.floe.core.source.SourceReport;
+import dev.floe.core.source.SourceRequirements;
+import dev.floe.iceberg.CatalogFactory;
+import dev.floe.iceberg.FloeCatalog;
+import dev.floe.mysql.MySqlConnections;
+import dev.floe.mysql.SourceDoctor;
+import dev.floe.mysql.SourceFactsReader;
+import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.SampleShop;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code floe demo}: Floe on this machine with nothing set up. Starts a private MariaDB (installing
+ * it with apt-get if needed) with a sample shop database, checks it with {@code floe doctor}, and
+ * opens the embedded lakehouse.
+ */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Show Floe working on this machine: start a private MariaDB (binlog on) with a sample shop"
+          + " database, check it as a sync source with floe doctor, and open the embedded"
+          + " lakehouse under the data directory.",
+      "MariaDB is installed with apt-get first if this machine has none."
+    })
+final class DemoCommand implements Callable<Integer> {
+
+  static final String DEMO_USER = "floe";
+  static final String DEMO_PASSWORD = "floe-demo";
+
+  @ParentCommand FloeCommand floe;
+
+  @Option(
+      names = "--keep-running",
+      description = "Keep MariaDB running after the demo, until Ctrl-C, to try other commands.")
+  boolean keepRunning;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    PrintWriter out = floe.spec.commandLine().getOut();
+    FloeSettings settings = floe.settings();
+    out.println("Floe demo");
+    out.println();
+    out.println("1/4 Starting a private MariaDB (binlog on, ROW format, FULL row image)...");
+    out.flush();
+    long started = System.nanoTime();
+    MariaDbServer server = MariaDbServer.builder().start();
+    Thread stopper = new Thread(server::close, "floe-demo-mariadb-stop");
+    Runtime.getRuntime().addShutdownHook(stopper);
+    try {
+      out.printf(
+          "    ready on %s:%d in %.1f s%n",
+          server.host(), server.port(), (System.nanoTime() - started) / 1e9);
+      out.println("2/4 Loading the sample database 'shop'...");
+      out.flush();
+      server.execute("CREATE DATABASE shop");
+      SampleShop.Size size = SampleShop.Size.SMALL;
+      SampleShop.create(server, "shop", size);
+      server.createUser(DEMO_USER, DEMO_PASSWORD, "SELECT, REPLICATION SLAVE, REPLICATION CLIENT");
+      out.printf(
+          "    customers %d, products %d, orders %d, order_items %d%n",
+          size.customers(), size.products(), size.orders(), size.orderItems());
+      String url = server.sourceUrl(DEMO_USER, DEMO_PASSWORD, "shop");
+      MySqlSourceAddress address = MySqlSourceAddress.parse(url, "the demo source");
+      out.println("3/4 Checking it as a sync source: floe doctor --source " + address);
+      out.println();
+      SourceReport report =
+          new SourceDoctor(
+                  new MySqlConnections(Duration.ofSeconds(10)),
+                  new SourceFactsReader(),
+                  new SourceRequirements(settings.minimumBinlogRetention()))
+              .check(address);
+      SourceReportPrinter.print(report, out);
+      out.println();
+      out.println("4/4 Opening the embedded lakehouse...");
+      try (FloeCatalog catalog =
+          new CatalogFactory().open(settings.catalog(), settings.dataDirectory())) {
+        int namespaces =
+            catalog.catalog() instanceof SupportsNamespaces supports
+                ? supports.listNamespaces(Namespace.empty()).size()
+                : 0;
+        out.printf(
+            "    catalog '%s' (%s) with %d namespaces, data in %s%n",
+            catalog.name(),
+            settings.catalog().type().configName(),
+            namespaces,
+            settings.dataDirectory());
+      }
+      out.println("    (./floe config prints the settings any Iceberg client needs to read it)");
+      out.println();
+      if (keepRunning) {
+        out.println("MariaDB keeps running until you press Ctrl-C. Try:");
+        out.println("  ./floe doctor --source " + url);
+        out.println(
+            "  mariadb -h 127.0.0.1 -P "
+                + server.port()
+                + " -u "
+                + DEMO_USER
+                + " -p"
+                + DEMO_PASSWORD
+                + " shop");
+        out.flush();
+        new CountDownLatch(1).await();
+      }
+      out.println("Demo done; stopping MariaDB.");
+      return report.passed() ? ExitCodes.OK : ExitCodes.PROBLEM_FOUND;
+    } finally {
+      server.close();
+      Runtime.getRuntime().removeShutdownHook(stopper);
+    }
+  }
+}

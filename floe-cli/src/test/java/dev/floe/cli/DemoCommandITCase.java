@@ -1,0 +1,28 @@
+package dev.floe.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DemoCommandITCase {
+
+  @TempDir Path directory;
+
+  @Test
+  void demoStartsMariaDbLoadsTheShopAndPassesTheDoctor() {
+    CliRun run = CliRun.run(directory, "--data-dir", "demo-data", "demo");
+
+    assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+    assertThat(run.out())
+        .contains("customers 200, products 50, orders 1000, order_items 3000")
+        .contains("  ok    binlog_row_image ")
+        .contains("Every required check passed")
+        .contains(
+            "catalog 'floe' (embedded) with 0 namespaces, data in "
+                + directory.resolve("demo-data"))
+        .contains("Demo done; stopping MariaDB.");
+    assertThat(directory.resolve("demo-data/catalog.db")).isRegularFile();
+  }
+}

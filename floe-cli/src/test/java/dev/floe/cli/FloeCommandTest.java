@@ -1,0 +1,130 @@
+package dev.floe.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class FloeCommandTest {
+
+  @TempDir Path directory;
+
+  @Test
+  void helpListsExactlyTheCommandsThatExist() {
+    CliRun run = CliRun.run(directory, "--help");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out())
+        .contains("Usage: floe [-hV] [--verbose] [--config=FILE] [--data-dir=DIR] [COMMAND]");
+    assertThat(new CommandLine(new FloeCommand(Map.of(), directory)).getSubcommands().keySet())
+        .containsExactly("demo", "doctor", "config");
+  }
+
+  @Test
+  void everyCommandHasHelp() {
+    for (String command : List.of("demo", "doctor", "config")) {
+      CliRun run = CliRun.run(directory, command, "--help");
+
+      assertThat(run.exitCode()).as(command).isZero();
+      assertThat(run.out()).as(command).startsWith("Usage: floe " + command);
+    }
+  }
+
+  @Test
+  void unknownCommandIsAUsageError() {
+    CliRun run = CliRun.run(directory, "sink");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("Unmatched argument at index 0: 'sink'");
+  }
+
+  @Test
+  void configShowsEmbeddedDefaultsAndTheClientSettings() {
+    CliRun run = CliRun.run(directory, "--data-dir", "lake", "config");
+
+    assertThat(run.exitCode()).isZero();
+    Path data = directory.resolve("lake");
+    assertThat(run.out())
+        .contains("data-dir: " + data)
+        .contains("  type: embedded")
+        .contains("#   uri: jdbc:sqlite:" + data.resolve("catalog.db"))
+        .contains("#   warehouse: " + data.resolve("warehouse").toUri());
+  }
+
+  @Test
+  void configMasksSecrets() throws Exception {
+    Path file = directory.resolve("floe.yaml");
+    Files.writeString(
+        file,
+        """
+        catalog:
+          properties:
+            jdbc.password: ${env:CATALOG_PW}
+        source:
+          url: mysql://floe:url-secret@db:3306/shop
+          password: ${env:SHOP_PW}
+        """);
+
+    CliRun run =
+        CliRun.run(
+            directory,
+            Map.of("CATALOG_PW", "cat-secret", "SHOP_PW", "shop-secret"),
+            "--config",
+            "floe.yaml",
+            "config");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out())
+        .contains("jdbc.password: ******")
+        .contains("url: mysql://floe:******@db:3306/shop")
+        .contains("password: ******")
+        .doesNotContain("cat-secret")
+        .doesNotContain("shop-secret")
+        .doesNotContain("url-secret");
+  }
+
+  @Test
+  void badConfigIsOneParagraphWithFileAndLineAndNoStackTrace() throws Exception {
+    Files.writeString(directory.resolve("floe.yaml"), "catalog:\n  typo: x\n");
+
+    CliRun run = CliRun.run(directory, "--config", "floe.yaml", "config");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .startsWith(
+            "Error: Config file "
+                + directory.resolve("floe.yaml")
+                + ", line 2: unknown key 'catalog.typo'.")
+        .doesNotContain("\tat ")
+        .doesNotContain("Exception");
+  }
+
+  @Test
+  void verboseWritesTheStackTraceToTheLogFile() throws Exception {
+    CliRun run =
+        CliRun.run(
+            directory, "--verbose", "--data-dir", "data", "doctor", "--source", "mysql//oops");
+
+    Path log = directory.resolve("data/logs/floe.log");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .contains("Error: Invalid --source 'mysql//oops'")
+        .contains("Details: " + log);
+    assertThat(Files.readString(log))
+        .contains("dev.floe.core.error.FloeException")
+        .contains("\tat ");
+  }
+
+  @Test
+  void versionIsTheProjectVersion() {
+    CliRun run = CliRun.run(directory, "--version");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).matches("Floe \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\\s*");
+  }
+}
