@@ -55,7 +55,8 @@ public final class BenchMain {
     }
     Path scratch = Files.createTempDirectory("floe-bench-");
     try {
-      System.out.println("Floe benchmark: " + benchmark.get().name() + " - " + benchmark.get().description());
+      System.out.println(
+          "Floe benchmark: " + benchmark.get().name() + " - " + benchmark.get().description());
       System.out.println("machine: " + machine());
       System.out.println("parameters: " + (parameters.isEmpty() ? "defaults" : parameters));
       BenchmarkResult result = benchmark.get().run(new BenchmarkContext(scratch, parameters));
@@ -69,7 +70,12 @@ public final class BenchMain {
     System.out.println();
     System.out.println("raw figures:");
     for (BenchmarkResult.Measurement measurement : result.measurements()) {
-      System.out.printf(Locale.ROOT, "  %-60s %12.2f %s%n", measurement.name(), measurement.value(), measurement.unit());
+      System.out.printf(
+          Locale.ROOT,
+          "  %-60s %12.2f %s%n",
+          measurement.name(),
+          measurement.value(),
+          measurement.unit());
     }
     System.out.println();
     System.out.println("ratios (Floe / baseline, measured in this run):");
@@ -101,7 +107,8 @@ public final class BenchMain {
   }
 
   private static long totalMemoryBytes() {
-    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+    if (ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
       return os.getTotalMemorySize();
     }
     return -1;

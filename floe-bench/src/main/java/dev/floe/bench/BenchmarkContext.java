@@ -24,7 +24,8 @@ record BenchmarkContext(Path scratchDirectory, Map<String, String> parameters) {
     try {
       return Integer.parseInt(value);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--" + name + " must be a whole number, got '" + value + "'");
+      throw new IllegalArgumentException(
+          "--" + name + " must be a whole number, got '" + value + "'");
     }
   }
 }

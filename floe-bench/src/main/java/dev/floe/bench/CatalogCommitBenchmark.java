@@ -57,7 +57,11 @@ final class CatalogCommitBenchmark implements Benchmark {
     Path warmHadoop = context.scratchDirectory().resolve("warm-hadoop");
 
     // Warm up the JIT and both catalogs once, then measure.
-    measure(CatalogSettings.embedded(), context.scratchDirectory().resolve("warm-embedded"), writers, 20);
+    measure(
+        CatalogSettings.embedded(),
+        context.scratchDirectory().resolve("warm-embedded"),
+        writers,
+        20);
     measure(hadoop(warmHadoop), warmHadoop, writers, 20);
     Run floe = measure(CatalogSettings.embedded(), embeddedData, writers, commits);
     Run baseline = measure(hadoop(hadoopData), hadoopData, writers, commits);
@@ -65,16 +69,25 @@ final class CatalogCommitBenchmark implements Benchmark {
     List<BenchmarkResult.Measurement> measurements = new ArrayList<>();
     for (Run run : List.of(floe, baseline)) {
       String label = run == floe ? "embedded SQLite JdbcCatalog" : "HadoopCatalog (baseline)";
-      measurements.add(new BenchmarkResult.Measurement(label + ": commits", run.latenciesMillis.length, "commits"));
-      measurements.add(new BenchmarkResult.Measurement(label + ": wall time", run.wallSeconds, "s"));
-      measurements.add(new BenchmarkResult.Measurement(label + ": throughput", run.throughput(), "commits/s"));
-      measurements.add(new BenchmarkResult.Measurement(label + ": commit latency p50", run.percentile(0.50), "ms"));
-      measurements.add(new BenchmarkResult.Measurement(label + ": commit latency p95", run.percentile(0.95), "ms"));
+      measurements.add(
+          new BenchmarkResult.Measurement(
+              label + ": commits", run.latenciesMillis.length, "commits"));
+      measurements.add(
+          new BenchmarkResult.Measurement(label + ": wall time", run.wallSeconds, "s"));
+      measurements.add(
+          new BenchmarkResult.Measurement(label + ": throughput", run.throughput(), "commits/s"));
+      measurements.add(
+          new BenchmarkResult.Measurement(
+              label + ": commit latency p50", run.percentile(0.50), "ms"));
+      measurements.add(
+          new BenchmarkResult.Measurement(
+              label + ": commit latency p95", run.percentile(0.95), "ms"));
     }
     return new BenchmarkResult(
         measurements,
         List.of(
-            new BenchmarkResult.Ratio("throughput", floe.throughput(), baseline.throughput(), "commits/s", ""),
+            new BenchmarkResult.Ratio(
+                "throughput", floe.throughput(), baseline.throughput(), "commits/s", ""),
             new BenchmarkResult.Ratio(
                 "commit latency p95", floe.percentile(0.95), baseline.percentile(0.95), "ms", "")));
   }
@@ -93,7 +106,8 @@ final class CatalogCommitBenchmark implements Benchmark {
     try (FloeCatalog floeCatalog = new CatalogFactory().open(settings, dataDirectory)) {
       Catalog catalog = floeCatalog.catalog();
       Namespace namespace = Namespace.of("bench");
-      if (catalog instanceof SupportsNamespaces namespaces && !namespaces.namespaceExists(namespace)) {
+      if (catalog instanceof SupportsNamespaces namespaces
+          && !namespaces.namespaceExists(namespace)) {
         namespaces.createNamespace(namespace);
       }
       ExecutorService pool = Executors.newFixedThreadPool(writers);
@@ -104,7 +118,10 @@ final class CatalogCommitBenchmark implements Benchmark {
           TableIdentifier identifier = TableIdentifier.of(namespace, "t" + writer);
           Table table =
               catalog.createTable(
-                  identifier, SCHEMA, PartitionSpec.unpartitioned(), Map.of(TableProperties.FORMAT_VERSION, "2"));
+                  identifier,
+                  SCHEMA,
+                  PartitionSpec.unpartitioned(),
+                  Map.of(TableProperties.FORMAT_VERSION, "2"));
           futures.add(pool.submit(() -> commitLoop(table, commits)));
         }
         List<Long> all = new ArrayList<>();
