@@ -1,0 +1,34 @@
+package dev.floe.core.sync;
+
+/**
+ * The keys Floe's sync writes into the summary of every Iceberg snapshot it commits. Verification
+ * reads the source position and watermark; the keeper's expiry keeps each job's latest commit.
+ */
+public final class SyncSummary {
+
+  /** A UUID that stays the same for one sync across restarts (its Flink job ids change). */
+  public static final String SYNC_ID = "floe.sync-id";
+
+  /** The Flink checkpoint this commit completes; increases within one sync id. */
+  public static final String CHECKPOINT_ID = "floe.checkpoint-id";
+
+  /** The MySQL binlog file the sync had read up to at that checkpoint. */
+  public static final String BINLOG_FILE = "floe.binlog-file";
+
+  /** The position in {@link #BINLOG_FILE}. */
+  public static final String BINLOG_POSITION = "floe.binlog-position";
+
+  /**
+   * The MySQL commit time (epoch milliseconds) up to which the table is complete: every change
+   * committed in MySQL at or before it is in this snapshot.
+   */
+  public static final String SOURCE_WATERMARK_MS = "floe.source-watermark-ms";
+
+  /** Flink's own keys, written too so Flink and Iceberg tools recognise the commits. */
+  public static final String FLINK_JOB_ID = "flink.job-id";
+
+  public static final String FLINK_MAX_COMMITTED_CHECKPOINT_ID =
+      "flink.max-committed-checkpoint-id";
+
+  private SyncSummary() {}
+}

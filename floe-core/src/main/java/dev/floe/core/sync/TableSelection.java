@@ -1,0 +1,69 @@
+package dev.floe.core.sync;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.floe.core.error.FloeException;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Which MySQL tables a sync takes: {@code db.table} names matching any include pattern and no
+ * exclude pattern (Java regular expressions over the whole name), and which Iceberg namespace each
+ * lands in (the MySQL database name, unless a target namespace is given).
+ */
+public record TableSelection(
+    List<Pattern> includes, List<Pattern> excludes, Optional<String> targetNamespace) {
+
+  public TableSelection {
+    includes = List.copyOf(requireNonNull(includes, "includes is null"));
+    excludes = List.copyOf(requireNonNull(excludes, "excludes is null"));
+    requireNonNull(targetNamespace, "targetNamespace is null");
+  }
+
+  /**
+   * Builds a selection from the user's patterns.
+   *
+   * @throws FloeException BAD_INPUT naming the option and the pattern when one does not compile
+   */
+  public static TableSelection of(
+      List<String> includes, List<String> excludes, Optional<String> targetNamespace) {
+    if (includes.isEmpty()) {
+      throw FloeException.badInput(
+          "No tables selected. Pass --tables with a regular expression over db.table, e.g."
+              + " --tables 'shop\\..*' for every table of database shop.");
+    }
+    return new TableSelection(
+        includes.stream().map(pattern -> compile("--tables", pattern)).toList(),
+        excludes.stream().map(pattern -> compile("--exclude", pattern)).toList(),
+        targetNamespace);
+  }
+
+  public boolean matches(String database, String table) {
+    String name = database + "." + table;
+    return includes.stream().anyMatch(pattern -> pattern.matcher(name).matches())
+        && excludes.stream().noneMatch(pattern -> pattern.matcher(name).matches());
+  }
+
+  /** The Iceberg namespace a table of this database lands in. */
+  public String namespaceFor(String database) {
+    return targetNamespace.orElse(database);
+  }
+
+  private static Pattern compile(String option, String pattern) {
+    try {
+      return Pattern.compile(pattern);
+    } catch (PatternSyntaxException e) {
+      throw FloeException.badInput(
+          option
+              + " '"
+              + pattern
+              + "' is not a valid regular expression ("
+              + e.getDescription()
+              + " at index "
+              + e.getIndex()
+              + "). Escape dots as \\. and quote the pattern in the shell.");
+    }
+  }
+}
