@@ -1,0 +1,88 @@
+package dev.floe.sync;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Arrays;
+
+/**
+ * One row operation on one table, as the CDC source hands it to the Iceberg writer. Values are
+ * already in Iceberg's generic Java representation (see {@link ValueConverter}).
+ *
+ * <p>Updates arrive as a {@link Operation#DELETE} of the old row followed by an insert of the new
+ * one, so that each part is routed by its own primary key.
+ */
+public final class ChangeRecord {
+
+  /** What the writer does with the row. */
+  public enum Operation {
+    /** Write the row; its key is new to the table (snapshot rows, binlog inserts). */
+    INSERT,
+    /**
+     * Delete whatever row has this key, then write the row: binlog inserts that may replay a row
+     * the snapshot already read.
+     */
+    UPSERT,
+    /** Delete the row with this row's key. */
+    DELETE
+  }
+
+  private final String table;
+  private final Operation operation;
+  private final Object[] values;
+  private final String binlogFile;
+  private final long binlogPosition;
+  private final long sourceMillis;
+
+  /**
+   * @param table the source table, {@code database.table}
+   * @param operation what to do
+   * @param values the row, one value per column in table order
+   * @param binlogFile the binlog file of the event, empty for snapshot rows
+   * @param binlogPosition the position in that file, 0 for snapshot rows
+   * @param sourceMillis the event's MySQL commit time, 0 for snapshot rows
+   */
+  public ChangeRecord(
+      String table,
+      Operation operation,
+      Object[] values,
+      String binlogFile,
+      long binlogPosition,
+      long sourceMillis) {
+    this.table = requireNonNull(table, "table is null");
+    this.operation = requireNonNull(operation, "operation is null");
+    this.values = requireNonNull(values, "values is null");
+    this.binlogFile = requireNonNull(binlogFile, "binlogFile is null");
+    this.binlogPosition = binlogPosition;
+    this.sourceMillis = sourceMillis;
+  }
+
+  public String table() {
+    return table;
+  }
+
+  public Operation operation() {
+    return operation;
+  }
+
+  /** The row's values; not copied, do not modify. */
+  public Object[] values() {
+    return values;
+  }
+
+  public String binlogFile() {
+    return binlogFile;
+  }
+
+  public long binlogPosition() {
+    return binlogPosition;
+  }
+
+  public long sourceMillis() {
+    return sourceMillis;
+  }
+
+  @Override
+  public String toString() {
+    return operation + " " + table + " " + Arrays.toString(values);
+  }
+}

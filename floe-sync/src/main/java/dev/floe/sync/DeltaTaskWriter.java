@@ -1,0 +1,146 @@
+package dev.floe.sync;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.data.GenericAppenderFactory;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.BaseTaskWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.util.PropertyUtil;
+
+/**
+ * Writes one checkpoint's changes to one table: data files, equality deletes keyed by the
+ * identifier fields (key columns only), and position deletes for rows written and deleted within
+ * the same checkpoint (an equality delete does not apply to rows of its own commit).
+ *
+ * <p>Not thread-safe; one per table per writer subtask per checkpoint.
+ */
+final class DeltaTaskWriter extends BaseTaskWriter<Record> {
+
+  private final Schema schema;
+  private final Schema keySchema;
+  private final PartitionKey partitionKey;
+  private final InternalRecordWrapper partitionWrapper;
+  private final Map<PartitionKey, RowDeltaWriter> writers = new HashMap<>();
+
+  private DeltaTaskWriter(
+      Table table,
+      Schema keySchema,
+      GenericAppenderFactory appenderFactory,
+      OutputFileFactory fileFactory,
+      FileFormat format,
+      long targetFileSize) {
+    super(table.spec(), format, appenderFactory, fileFactory, table.io(), targetFileSize);
+    this.schema = table.schema();
+    this.keySchema = keySchema;
+    this.partitionKey = new PartitionKey(table.spec(), schema);
+    this.partitionWrapper = new InternalRecordWrapper(schema.asStruct());
+  }
+
+  static DeltaTaskWriter create(Table table, int partitionId, long taskId) {
+    Schema schema = table.schema();
+    Schema keySchema = TypeUtil.select(schema, schema.identifierFieldIds());
+    int[] equalityFieldIds =
+        schema.identifierFieldIds().stream().mapToInt(Integer::intValue).toArray();
+    GenericAppenderFactory appenderFactory =
+        new GenericAppenderFactory(schema, table.spec(), equalityFieldIds, keySchema, null);
+    appenderFactory.setAll(table.properties());
+    FileFormat format =
+        FileFormat.fromString(
+            table
+                .properties()
+                .getOrDefault(
+                    TableProperties.DEFAULT_FILE_FORMAT,
+                    TableProperties.DEFAULT_FILE_FORMAT_DEFAULT));
+    OutputFileFactory fileFactory =
+        OutputFileFactory.builderFor(table, partitionId, taskId).format(format).build();
+    long targetFileSize =
+        PropertyUtil.propertyAsLong(
+            table.properties(),
+            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    return new DeltaTaskWriter(
+        table, keySchema, appenderFactory, fileFactory, format, targetFileSize);
+  }
+
+  /** Writes a row whose key is new to the table. */
+  @Override
+  public void write(Record row) throws IOException {
+    writerFor(row).write(row);
+  }
+
+  /** Deletes the row with this row's key, then writes the row. */
+  void upsert(Record row) throws IOException {
+    RowDeltaWriter writer = writerFor(row);
+    writer.deleteKey(key(row));
+    writer.write(row);
+  }
+
+  /** Deletes the row with this row's key. */
+  void delete(Record row) throws IOException {
+    writerFor(row).deleteKey(key(row));
+  }
+
+  Schema schema() {
+    return schema;
+  }
+
+  private Record key(Record row) {
+    Record key = org.apache.iceberg.data.GenericRecord.create(keySchema);
+    for (org.apache.iceberg.types.Types.NestedField field : keySchema.columns()) {
+      key.setField(field.name(), row.getField(field.name()));
+    }
+    return key;
+  }
+
+  private RowDeltaWriter writerFor(Record row) {
+    if (spec().isUnpartitioned()) {
+      return writers.computeIfAbsent(partitionKey, ignored -> new RowDeltaWriter(null));
+    }
+    partitionKey.partition(partitionWrapper.wrap(row));
+    RowDeltaWriter writer = writers.get(partitionKey);
+    if (writer == null) {
+      PartitionKey copy = partitionKey.copy();
+      writer = new RowDeltaWriter(copy);
+      writers.put(copy, writer);
+    }
+    return writer;
+  }
+
+  @Override
+  public void close() throws IOException {
+    for (RowDeltaWriter writer : writers.values()) {
+      writer.close();
+    }
+    writers.clear();
+  }
+
+  private final class RowDeltaWriter extends BaseEqualityDeltaWriter {
+    private final InternalRecordWrapper rowWrapper = new InternalRecordWrapper(schema.asStruct());
+    private final InternalRecordWrapper keyWrapper =
+        new InternalRecordWrapper(keySchema.asStruct());
+
+    RowDeltaWriter(StructLike partition) {
+      super(partition, schema, keySchema);
+    }
+
+    @Override
+    protected StructLike asStructLike(Record row) {
+      return rowWrapper.wrap(row);
+    }
+
+    @Override
+    protected StructLike asStructLikeKey(Record key) {
+      return keyWrapper.wrap(key);
+    }
+  }
+}

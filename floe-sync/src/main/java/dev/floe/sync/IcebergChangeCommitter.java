@@ -1,0 +1,240 @@
+package dev.floe.sync;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.floe.core.sync.SyncSummary;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.WriteResult;
+import org.apache.iceberg.util.SnapshotUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits what the writers produced, once per table per completed checkpoint, in checkpoint order
+ * (an equality delete must get a later sequence number than the rows it deletes).
+ *
+ * <p>Exactly once: the files of a checkpoint are kept in Flink state until the checkpoint
+ * completes; each commit records the sync id and checkpoint id in the snapshot summary, and after a
+ * restore a checkpoint is committed to a table only if the table's history does not already hold a
+ * commit of that sync at that or a later checkpoint. A failed commit fails the job, which restarts
+ * from the last checkpoint and commits again; a commit whose outcome was unknown is found (or not)
+ * in the table's history the same way.
+ *
+ * <p>Runs with parallelism 1.
+ */
+final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
+    implements OneInputStreamOperator<TableCommittable, Void> {
+
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergChangeCommitter.class);
+
+  private final CatalogLoader catalogLoader;
+
+  /** Source table to Iceberg table name; TableIdentifier is not serializable. */
+  private final Map<String, String> targets;
+
+  private transient Catalog catalog;
+  private transient String syncId;
+  private transient NavigableMap<Long, Checkpoint> checkpoints;
+  private transient ListState<byte[]> state;
+  private transient Map<String, Long> committed;
+
+  /** What one checkpoint brought: files per table and the binlog progress. */
+  static final class Checkpoint implements Serializable {
+    private static final long serialVersionUID = 1L;
+    final Map<String, List<WriteResult>> results = new HashMap<>();
+    BinlogPosition position = BinlogPosition.NONE;
+    long sourceMillis;
+  }
+
+  IcebergChangeCommitter(CatalogLoader catalogLoader, Map<String, TableIdentifier> targets) {
+    this.catalogLoader = requireNonNull(catalogLoader, "catalogLoader is null");
+    this.targets = new java.util.HashMap<>();
+    requireNonNull(targets, "targets is null")
+        .forEach((source, target) -> this.targets.put(source, target.toString()));
+  }
+
+  @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    catalog = catalogLoader.open();
+    state =
+        context
+            .getOperatorStateStore()
+            .getListState(
+                new ListStateDescriptor<>("floe-committer", BytePrimitiveArraySerializer.INSTANCE));
+    checkpoints = new TreeMap<>();
+    committed = new HashMap<>();
+    syncId = UUID.randomUUID().toString();
+    if (context.isRestored()) {
+      for (byte[] bytes : state.get()) {
+        Object[] restored = (Object[]) deserialize(bytes);
+        syncId = (String) restored[0];
+        @SuppressWarnings("unchecked")
+        NavigableMap<Long, Checkpoint> pending = (NavigableMap<Long, Checkpoint>) restored[1];
+        checkpoints.putAll(pending);
+      }
+      // Everything in restored state belongs to completed checkpoints: land what is missing.
+      commitUpTo(Long.MAX_VALUE);
+    }
+  }
+
+  @Override
+  public void processElement(StreamRecord<TableCommittable> element) {
+    TableCommittable committable = element.getValue();
+    Checkpoint checkpoint =
+        checkpoints.computeIfAbsent(committable.checkpointId(), id -> new Checkpoint());
+    checkpoint.position = checkpoint.position.max(committable.binlogPosition());
+    checkpoint.sourceMillis = Math.max(checkpoint.sourceMillis, committable.sourceMillis());
+    committable
+        .table()
+        .ifPresent(
+            table ->
+                checkpoint
+                    .results
+                    .computeIfAbsent(table, name -> new ArrayList<>())
+                    .add(committable.writeResult()));
+  }
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    state.update(List.of(serialize(new Object[] {syncId, new TreeMap<>(checkpoints)})));
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) throws Exception {
+    super.notifyCheckpointComplete(checkpointId);
+    commitUpTo(checkpointId);
+  }
+
+  private void commitUpTo(long checkpointId) {
+    NavigableMap<Long, Checkpoint> ready = checkpoints.headMap(checkpointId, true);
+    for (Map.Entry<Long, Checkpoint> entry : ready.entrySet()) {
+      for (Map.Entry<String, List<WriteResult>> table : entry.getValue().results.entrySet()) {
+        commit(table.getKey(), table.getValue(), entry.getKey(), entry.getValue());
+      }
+    }
+    ready.clear();
+  }
+
+  private void commit(
+      String sourceTable, List<WriteResult> results, long checkpointId, Checkpoint checkpoint) {
+    Table table = catalog.loadTable(TableIdentifier.parse(targets.get(sourceTable)));
+    long lastCommitted =
+        committed.computeIfAbsent(sourceTable, name -> lastCommittedCheckpoint(table));
+    if (lastCommitted >= checkpointId) {
+      LOG.info(
+          "{}: checkpoint {} of sync {} is already committed", table.name(), checkpointId, syncId);
+      return;
+    }
+    RowDelta rowDelta = table.newRowDelta();
+    int dataFiles = 0;
+    int deleteFiles = 0;
+    List<CharSequence> referenced = new ArrayList<>();
+    for (WriteResult result : results) {
+      for (DataFile file : result.dataFiles()) {
+        rowDelta.addRows(file);
+        dataFiles++;
+      }
+      for (DeleteFile file : result.deleteFiles()) {
+        rowDelta.addDeletes(file);
+        deleteFiles++;
+      }
+      referenced.addAll(List.of(result.referencedDataFiles()));
+    }
+    if (dataFiles == 0 && deleteFiles == 0) {
+      return;
+    }
+    if (!referenced.isEmpty()) {
+      rowDelta.validateDataFilesExist(referenced);
+    }
+    rowDelta
+        .set(SyncSummary.SYNC_ID, syncId)
+        .set(SyncSummary.CHECKPOINT_ID, Long.toString(checkpointId))
+        .set(SyncSummary.FLINK_JOB_ID, syncId)
+        .set(SyncSummary.FLINK_MAX_COMMITTED_CHECKPOINT_ID, Long.toString(checkpointId));
+    if (!checkpoint.position.file().isEmpty()) {
+      rowDelta
+          .set(SyncSummary.BINLOG_FILE, checkpoint.position.file())
+          .set(SyncSummary.BINLOG_POSITION, Long.toString(checkpoint.position.position()))
+          .set(SyncSummary.SOURCE_WATERMARK_MS, Long.toString(checkpoint.sourceMillis));
+    }
+    rowDelta.commit();
+    committed.put(sourceTable, checkpointId);
+    LOG.info(
+        "{}: committed checkpoint {} ({} data files, {} delete files)",
+        table.name(),
+        checkpointId,
+        dataFiles,
+        deleteFiles);
+  }
+
+  /** The newest checkpoint of this sync found in the table's current history, or -1. */
+  private long lastCommittedCheckpoint(Table table) {
+    Snapshot current = table.currentSnapshot();
+    if (current == null) {
+      return -1;
+    }
+    for (Snapshot snapshot : SnapshotUtil.ancestorsOf(current.snapshotId(), table::snapshot)) {
+      Map<String, String> summary = snapshot.summary();
+      if (syncId.equals(summary.get(SyncSummary.SYNC_ID))) {
+        return Long.parseLong(summary.get(SyncSummary.CHECKPOINT_ID));
+      }
+    }
+    return -1;
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      if (catalog instanceof Closeable closeable) {
+        closeable.close();
+      }
+    } finally {
+      super.close();
+    }
+  }
+
+  private static byte[] serialize(Object value) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(value);
+    }
+    return bytes.toByteArray();
+  }
+
+  private static Object deserialize(byte[] bytes) throws IOException, ClassNotFoundException {
+    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
+      return in.readObject();
+    }
+  }
+}

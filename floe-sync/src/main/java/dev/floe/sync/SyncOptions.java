@@ -1,0 +1,39 @@
+package dev.floe.sync;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.floe.core.source.MySqlSourceAddress;
+import dev.floe.core.sync.TableSelection;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * One sync job's settings.
+ *
+ * @param name names the job and its checkpoint directory; a restart with the same name resumes
+ * @param source the MySQL/MariaDB source
+ * @param selection which tables, and where they land
+ * @param checkpointInterval how often changes are committed to Iceberg
+ * @param parallelism snapshot readers and Iceberg writers
+ * @param stateDirectory where checkpoints and savepoints of this sync live
+ * @param serverTimeZone the source's time zone for TIMESTAMP columns; empty means ask the server
+ */
+public record SyncOptions(
+    String name,
+    MySqlSourceAddress source,
+    TableSelection selection,
+    Duration checkpointInterval,
+    int parallelism,
+    Path stateDirectory,
+    Optional<String> serverTimeZone) {
+
+  public SyncOptions {
+    requireNonNull(name, "name is null");
+    requireNonNull(source, "source is null");
+    requireNonNull(selection, "selection is null");
+    requireNonNull(checkpointInterval, "checkpointInterval is null");
+    requireNonNull(stateDirectory, "stateDirectory is null");
+    requireNonNull(serverTimeZone, "serverTimeZone is null");
+  }
+}

@@ -1,0 +1,171 @@
+package dev.floe.sync;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.floe.core.error.FloeException;
+import dev.floe.core.sync.SourceTable;
+import dev.floe.core.sync.TypeMapping;
+import dev.floe.iceberg.FloeCatalog;
+import dev.floe.mysql.MySqlConnections;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.ZoneId;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.ExecutionCheckpointingOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts a sync: reads the selected tables' schemas from MySQL, creates the Iceberg tables, and
+ * runs the Flink job on a local MiniCluster, resuming from the newest checkpoint or savepoint of a
+ * sync with the same name.
+ */
+public final class SyncRunner {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SyncRunner.class);
+
+  private final FloeCatalog catalog;
+  private final MySqlConnections connections;
+
+  public SyncRunner(FloeCatalog catalog, MySqlConnections connections) {
+    this.catalog = requireNonNull(catalog, "catalog is null");
+    this.connections = requireNonNull(connections, "connections is null");
+  }
+
+  /**
+   * Prepares the tables and submits the job; returns once the job is submitted.
+   *
+   * @throws FloeException BAD_INPUT when no table matches or a table cannot be synced,
+   *     SOURCE_UNAVAILABLE when MySQL cannot be read
+   */
+  public RunningSync start(SyncOptions options) {
+    List<SourceTable> tables;
+    String timeZone;
+    try (Connection connection = connections.open(options.source().withoutDatabase())) {
+      tables = new SourceSchemaReader().read(connection, options.selection());
+      timeZone = options.serverTimeZone().orElse(serverTimeZone(connection));
+    } catch (SQLException e) {
+      throw FloeException.sourceUnavailable(
+          "Cannot read the table list of "
+              + options.source().hostAndPort()
+              + ": "
+              + e.getMessage()
+              + ".",
+          e);
+    }
+    if (tables.isEmpty()) {
+      throw FloeException.badInput(
+          "No table of "
+              + options.source().hostAndPort()
+              + " matches --tables "
+              + options.selection().includes()
+              + (options.selection().excludes().isEmpty()
+                  ? ""
+                  : " and --exclude " + options.selection().excludes())
+              + ". The patterns are regular expressions over database.table, e.g. 'shop\\..*'.");
+    }
+    Map<String, Schema> schemas = new LinkedHashMap<>();
+    for (SourceTable table : tables) {
+      schemas.put(table.qualifiedName(), TypeMapping.icebergSchema(table));
+    }
+    Map<String, TableIdentifier> targets =
+        new TableProvisioner().provision(catalog.catalog(), tables, options.selection());
+
+    Configuration configuration = new Configuration();
+    Path checkpoints = options.stateDirectory().resolve("checkpoints");
+    configuration.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
+    configuration.set(
+        CheckpointingOptions.SAVEPOINT_DIRECTORY,
+        options.stateDirectory().resolve("savepoints").toUri().toString());
+    configuration.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 3);
+    configuration.set(
+        ExecutionCheckpointingOptions.CHECKPOINTING_INTERVAL, options.checkpointInterval());
+    configuration.set(
+        ExecutionCheckpointingOptions.EXTERNALIZED_CHECKPOINT,
+        org.apache.flink.streaming.api.environment.CheckpointConfig.ExternalizedCheckpointCleanup
+            .RETAIN_ON_CANCELLATION);
+    Optional<Path> restorePoint = latestRestorePoint(options.stateDirectory());
+    restorePoint.ifPresent(
+        path -> configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, path.toUri().toString()));
+    StreamExecutionEnvironment environment =
+        StreamExecutionEnvironment.createLocalEnvironment(options.parallelism(), configuration);
+    SyncJob.build(
+        environment,
+        options,
+        timeZone,
+        schemas,
+        targets,
+        new CatalogLoader(catalog.name(), catalog.properties()));
+    try {
+      JobClient client = environment.executeAsync("floe sync " + options.name());
+      LOG.info(
+          "sync {} started as Flink job {} ({} tables, restored from {})",
+          options.name(),
+          client.getJobID(),
+          targets.size(),
+          restorePoint);
+      return new RunningSync(client, targets, restorePoint, options.stateDirectory());
+    } catch (Exception e) {
+      throw FloeException.internal("Cannot start the Flink job: " + e.getMessage(), e);
+    }
+  }
+
+  /** The newest completed checkpoint or savepoint of this sync, if any. */
+  static Optional<Path> latestRestorePoint(Path stateDirectory) {
+    try (Stream<Path> files =
+        Files.isDirectory(stateDirectory) ? Files.walk(stateDirectory, 4) : Stream.empty()) {
+      return files
+          .filter(path -> path.getFileName().toString().equals("_metadata"))
+          .max(Comparator.comparingLong(SyncRunner::modified))
+          .map(Path::getParent);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot look for checkpoints in " + stateDirectory, e);
+    }
+  }
+
+  private static long modified(Path path) {
+    try {
+      return Files.getLastModifiedTime(path).toMillis();
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  /** The zone MySQL interprets TIMESTAMP values in, as a Java zone id. */
+  static String serverTimeZone(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet row =
+            statement.executeQuery(
+                "SELECT @@global.time_zone, @@system_time_zone, TIMESTAMPDIFF(SECOND, UTC_TIMESTAMP(), NOW())")) {
+      row.next();
+      String zone = row.getString(1);
+      if ("SYSTEM".equalsIgnoreCase(zone)) {
+        zone = row.getString(2);
+      }
+      try {
+        return ZoneId.of(zone).normalized().getId();
+      } catch (RuntimeException notAZoneId) {
+        int offsetSeconds = row.getInt(3);
+        return java.time.ZoneOffset.ofTotalSeconds(offsetSeconds).getId();
+      }
+    }
+  }
+}

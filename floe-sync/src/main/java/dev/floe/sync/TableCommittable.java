@@ -1,0 +1,94 @@
+package dev.floe.sync;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.Optional;
+import org.apache.iceberg.io.WriteResult;
+
+/**
+ * What a writer subtask hands the committer for one checkpoint: the files it wrote for one table
+ * (none for a progress-only message) and how far in the binlog it had read.
+ */
+final class TableCommittable implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  private final long checkpointId;
+  private final String table;
+  private final byte[] writeResult;
+  private final String binlogFile;
+  private final long binlogPosition;
+  private final long sourceMillis;
+
+  private TableCommittable(
+      long checkpointId,
+      String table,
+      byte[] writeResult,
+      String binlogFile,
+      long binlogPosition,
+      long sourceMillis) {
+    this.checkpointId = checkpointId;
+    this.table = table;
+    this.writeResult = writeResult;
+    this.binlogFile = binlogFile;
+    this.binlogPosition = binlogPosition;
+    this.sourceMillis = sourceMillis;
+  }
+
+  static TableCommittable files(
+      long checkpointId,
+      String table,
+      WriteResult result,
+      BinlogPosition position,
+      long sourceMillis) {
+    return new TableCommittable(
+        checkpointId, table, serialize(result), position.file(), position.position(), sourceMillis);
+  }
+
+  static TableCommittable progress(long checkpointId, BinlogPosition position, long sourceMillis) {
+    return new TableCommittable(
+        checkpointId, "", new byte[0], position.file(), position.position(), sourceMillis);
+  }
+
+  long checkpointId() {
+    return checkpointId;
+  }
+
+  /** The source table ({@code database.table}), empty for progress-only messages. */
+  Optional<String> table() {
+    return table.isEmpty() ? Optional.empty() : Optional.of(table);
+  }
+
+  WriteResult writeResult() {
+    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(writeResult))) {
+      return (WriteResult) in.readObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read a write result", e);
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("cannot read a write result", e);
+    }
+  }
+
+  BinlogPosition binlogPosition() {
+    return new BinlogPosition(binlogFile, binlogPosition);
+  }
+
+  long sourceMillis() {
+    return sourceMillis;
+  }
+
+  private static byte[] serialize(WriteResult result) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(result);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot serialize a write result", e);
+    }
+    return bytes.toByteArray();
+  }
+}

@@ -1,0 +1,95 @@
+package dev.floe.sync;
+
+import dev.floe.core.error.FloeException;
+import dev.floe.core.sync.SourceTable;
+import dev.floe.core.sync.TableSelection;
+import dev.floe.core.sync.TypeMapping;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+
+/**
+ * Creates the Iceberg table of each source table (format v2, identifier fields = primary key), or
+ * checks that an existing one still has the source's columns.
+ */
+public final class TableProvisioner {
+
+  /** The table property naming the MySQL table a synced table comes from. */
+  public static final String SOURCE_PROPERTY = "floe.source-table";
+
+  /** The Iceberg table of each source table ({@code database.table}), created if missing. */
+  public Map<String, TableIdentifier> provision(
+      Catalog catalog, List<SourceTable> tables, TableSelection selection) {
+    Map<String, TableIdentifier> targets = new LinkedHashMap<>();
+    for (SourceTable source : tables) {
+      Schema schema = TypeMapping.icebergSchema(source);
+      TableIdentifier identifier =
+          TableIdentifier.of(
+              Namespace.of(selection.namespaceFor(source.database())), source.table());
+      ensureNamespace(catalog, identifier.namespace());
+      if (catalog.tableExists(identifier)) {
+        check(catalog.loadTable(identifier), source, schema);
+      } else {
+        try {
+          catalog
+              .buildTable(identifier, schema)
+              .withPartitionSpec(PartitionSpec.unpartitioned())
+              .withProperty(TableProperties.FORMAT_VERSION, "2")
+              .withProperty(SOURCE_PROPERTY, source.qualifiedName())
+              .create();
+        } catch (AlreadyExistsException createdConcurrently) {
+          check(catalog.loadTable(identifier), source, schema);
+        }
+      }
+      targets.put(source.qualifiedName(), identifier);
+    }
+    return targets;
+  }
+
+  private static void ensureNamespace(Catalog catalog, Namespace namespace) {
+    if (catalog instanceof SupportsNamespaces namespaces
+        && !namespaces.namespaceExists(namespace)) {
+      try {
+        namespaces.createNamespace(namespace);
+      } catch (AlreadyExistsException createdConcurrently) {
+        // another process created it first
+      }
+    }
+  }
+
+  private static void check(Table table, SourceTable source, Schema expected) {
+    if (!table.schema().asStruct().equals(expected.asStruct())
+        || !table.schema().identifierFieldIds().equals(expected.identifierFieldIds())) {
+      throw FloeException.badInput(
+          "Iceberg table "
+              + table.name()
+              + " exists but its columns differ from MySQL table "
+              + source.qualifiedName()
+              + " (Iceberg: "
+              + table.schema().asStruct()
+              + "; MySQL maps to: "
+              + expected.asStruct()
+              + "). Sync into another namespace with --target-namespace, or drop the Iceberg table"
+              + " to re-create it.");
+    }
+    String format = table.properties().getOrDefault(TableProperties.FORMAT_VERSION, "2");
+    if (((org.apache.iceberg.BaseTable) table).operations().current().formatVersion() < 2) {
+      throw FloeException.badInput(
+          "Iceberg table "
+              + table.name()
+              + " is format version "
+              + format
+              + "; sync needs format version 2"
+              + " for row-level deletes. Upgrade it with ALTER TABLE ... SET TBLPROPERTIES ('format-version'='2').");
+    }
+  }
+}

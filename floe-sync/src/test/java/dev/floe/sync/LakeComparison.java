@@ -1,0 +1,132 @@
+package dev.floe.sync;
+
+import dev.floe.testing.MariaDbServer;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.TreeMap;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Reads a MySQL table and its Iceberg copy as normalized text rows keyed by primary key, so tests
+ * compare them row for row. MySQL values are normalized in SQL, Iceberg values in Java, to the same
+ * text for every type.
+ */
+final class LakeComparison {
+
+  private static final DateTimeFormatter MICROS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS");
+
+  private LakeComparison() {}
+
+  /** key -> row text, from MySQL. */
+  static TreeMap<String, String> mysqlRows(
+      MariaDbServer server, String database, String table, Schema schema) throws Exception {
+    List<String> expressions = new ArrayList<>();
+    for (Types.NestedField column : schema.columns()) {
+      expressions.add(mysqlExpression("`" + column.name() + "`", column.type()));
+    }
+    TreeMap<String, String> rows = new TreeMap<>();
+    try (Connection connection = server.rootConnection();
+        Statement statement = connection.createStatement();
+        ResultSet result =
+            statement.executeQuery(
+                "SELECT "
+                    + String.join(", ", expressions)
+                    + " FROM `"
+                    + database
+                    + "`.`"
+                    + table
+                    + "`")) {
+      while (result.next()) {
+        List<String> values = new ArrayList<>();
+        for (int i = 1; i <= expressions.size(); i++) {
+          values.add(String.valueOf(result.getString(i)));
+        }
+        rows.put(key(schema, values), String.join("|", values));
+      }
+    }
+    return rows;
+  }
+
+  /** key -> row text, from Iceberg; fails on a duplicate key. */
+  static TreeMap<String, String> lakeRows(Table table) throws Exception {
+    table.refresh();
+    Schema schema = table.schema();
+    TreeMap<String, String> rows = new TreeMap<>();
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      for (Record record : records) {
+        List<String> values = new ArrayList<>();
+        for (Types.NestedField column : schema.columns()) {
+          values.add(javaText(record.getField(column.name()), column.type()));
+        }
+        String key = key(schema, values);
+        if (rows.put(key, String.join("|", values)) != null) {
+          throw new AssertionError("duplicate key " + key + " in " + table.name());
+        }
+      }
+    }
+    return rows;
+  }
+
+  private static String key(Schema schema, List<String> values) {
+    StringBuilder key = new StringBuilder();
+    List<Types.NestedField> columns = schema.columns();
+    for (int i = 0; i < columns.size(); i++) {
+      if (schema.identifierFieldIds().contains(columns.get(i).fieldId())) {
+        key.append(values.get(i)).append('/');
+      }
+    }
+    return key.toString();
+  }
+
+  private static String mysqlExpression(String column, Type type) {
+    return switch (type.typeId()) {
+      case TIMESTAMP ->
+          ((Types.TimestampType) type).shouldAdjustToUTC()
+              ? "CAST(ROUND(UNIX_TIMESTAMP(" + column + ") * 1000000) AS CHAR)"
+              : "DATE_FORMAT(" + column + ", '%Y-%m-%dT%H:%i:%s.%f')";
+      case DECIMAL -> "CAST(" + column + " AS CHAR)";
+      case BINARY -> "LOWER(HEX(" + column + "))";
+      case DOUBLE, FLOAT -> "CAST(" + column + " AS DOUBLE)";
+      default -> "CAST(" + column + " AS CHAR)";
+    };
+  }
+
+  private static String javaText(Object value, Type type) {
+    if (value == null) {
+      return "null";
+    }
+    return switch (type.typeId()) {
+      case TIMESTAMP -> {
+        if (value instanceof OffsetDateTime zoned) {
+          yield Long.toString(zoned.toEpochSecond() * 1_000_000L + zoned.getNano() / 1000);
+        }
+        yield ((LocalDateTime) value).format(MICROS);
+      }
+      case BINARY -> {
+        ByteBuffer copy = ((ByteBuffer) value).duplicate();
+        byte[] bytes = new byte[copy.remaining()];
+        copy.get(bytes);
+        yield HexFormat.of().formatHex(bytes);
+      }
+      case DOUBLE, FLOAT -> Double.toString(((Number) value).doubleValue());
+      case DECIMAL -> ((java.math.BigDecimal) value).toPlainString();
+      case BOOLEAN -> ((Boolean) value) ? "1" : "0";
+      default -> value.toString();
+    };
+  }
+}
