@@ -65,6 +65,7 @@ final class SyncJob {
             .serverId(firstServerId + "-" + (firstServerId + options.parallelism()))
             .serverTimeZone(serverTimeZone)
             .startupOptions(StartupOptions.initial())
+            .splitSize(options.snapshotChunkRows())
             // The backfill loses changes against MariaDB (no GTID watermarks); skipping it makes
             // the snapshot window at-least-once, which ChangeDeserializer makes idempotent.
             .skipSnapshotBackfill(true)

@@ -18,6 +18,7 @@ import java.util.Optional;
  * @param parallelism snapshot readers and Iceberg writers
  * @param stateDirectory where checkpoints and savepoints of this sync live
  * @param serverTimeZone the source's time zone for TIMESTAMP columns; empty means ask the server
+ * @param snapshotChunkRows rows per snapshot chunk (the unit of parallel, lock-free reading)
  */
 public record SyncOptions(
     String name,
@@ -26,7 +27,10 @@ public record SyncOptions(
     Duration checkpointInterval,
     int parallelism,
     Path stateDirectory,
-    Optional<String> serverTimeZone) {
+    Optional<String> serverTimeZone,
+    int snapshotChunkRows) {
+
+  public static final int DEFAULT_SNAPSHOT_CHUNK_ROWS = 8096;
 
   public SyncOptions {
     requireNonNull(name, "name is null");
@@ -35,5 +39,12 @@ public record SyncOptions(
     requireNonNull(checkpointInterval, "checkpointInterval is null");
     requireNonNull(stateDirectory, "stateDirectory is null");
     requireNonNull(serverTimeZone, "serverTimeZone is null");
+    if (parallelism < 1) {
+      throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
+    }
+    if (snapshotChunkRows < 1) {
+      throw new IllegalArgumentException(
+          "snapshotChunkRows must be at least 1, got " + snapshotChunkRows);
+    }
   }
 }

@@ -106,6 +106,36 @@ class MySqlSyncITCase {
   }
 
   private SyncOptions options() {
+    return options(SyncOptions.DEFAULT_SNAPSHOT_CHUNK_ROWS);
+  }
+
+  @Test
+  void changesDuringTheSnapshotAreAppliedOnceEach() throws Exception {
+    server.execute(
+        "INSERT INTO `"
+            + database
+            + "`.order_items (order_id, line_no, product_id, quantity, unit_price)"
+            + " SELECT o.id, n.n + 10, 1, n.n, 1.00 FROM `"
+            + database
+            + "`.orders o"
+            + " JOIN (SELECT 1 AS n UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5"
+            + " UNION SELECT 6 UNION SELECT 7 UNION SELECT 8 UNION SELECT 9 UNION SELECT 10) n");
+    ChangeMaker changes = new ChangeMaker(server, database);
+    Thread writer = new Thread(changes, "mysql-changes");
+    writer.start();
+    try (RunningSync sync =
+        new SyncRunner(catalog, new MySqlConnections(Duration.ofSeconds(10))).start(options(100))) {
+      changes.runFor(Duration.ofSeconds(10));
+      writer.join();
+      assertThat(changes.statements()).as("changes made while syncing").isGreaterThan(100);
+      awaitEqual();
+    } finally {
+      changes.stop();
+      writer.join();
+    }
+  }
+
+  private SyncOptions options(int chunkRows) {
     return new SyncOptions(
         "test",
         MySqlSourceAddress.parse(server.sourceUrl("root", "", ""), "--source"),
@@ -113,7 +143,8 @@ class MySqlSyncITCase {
         Duration.ofSeconds(1),
         2,
         directory.resolve("state"),
-        Optional.empty());
+        Optional.empty(),
+        chunkRows);
   }
 
   private Table lakeTable(String table) {
@@ -123,9 +154,12 @@ class MySqlSyncITCase {
   private void awaitEqual() throws Exception {
     Instant deadline = Instant.now().plus(DEADLINE);
     Map<String, String> lastDifference = Map.of();
+    Instant start = Instant.now();
     while (Instant.now().isBefore(deadline)) {
       lastDifference = differences();
       if (lastDifference.isEmpty()) {
+        org.slf4j.LoggerFactory.getLogger(MySqlSyncITCase.class)
+            .info("lake equal to MySQL after {}", Duration.between(start, Instant.now()));
         return;
       }
       Thread.sleep(500); // polling the lake until it catches up, bounded by the deadline

@@ -1,0 +1,239 @@
+package dev.floe.cli;
+
+import dev.floe.core.config.FloeSettings;
+import dev.floe.core.error.FloeException;
+import dev.floe.core.source.MySqlSourceAddress;
+import dev.floe.core.source.SourceReport;
+import dev.floe.core.source.SourceRequirements;
+import dev.floe.core.sync.TableSelection;
+import dev.floe.iceberg.CatalogFactory;
+import dev.floe.iceberg.FloeCatalog;
+import dev.floe.mysql.MySqlConnections;
+import dev.floe.mysql.SourceDoctor;
+import dev.floe.mysql.SourceFactsReader;
+import dev.floe.sync.RunningSync;
+import dev.floe.sync.SyncOptions;
+import dev.floe.sync.SyncProgress;
+import dev.floe.sync.SyncRunner;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code floe sync}: whole MySQL databases into Iceberg, continuously, exactly once. */
+@Command(
+    name = "sync",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Sync MySQL/MariaDB tables into Iceberg: an initial snapshot (chunked, parallel, no locks),"
+          + " then the binlog, continuously. Each table becomes a format-v2 Iceberg table whose"
+          + " identifier fields are the primary key; changes are committed exactly once at every"
+          + " checkpoint. Runs until Ctrl-C, which stops with a savepoint; run it again with the"
+          + " same --name to resume (also after a crash).",
+      "The source must pass floe doctor's checks first."
+    })
+final class SyncCommand implements Callable<Integer> {
+
+  @ParentCommand FloeCommand floe;
+
+  @Option(
+      names = "--source",
+      paramLabel = "URL",
+      description = "mysql://USER[:PASSWORD]@HOST[:PORT] (default: source.url).")
+  String source;
+
+  @Option(
+      names = "--tables",
+      paramLabel = "REGEX",
+      required = true,
+      description =
+          "Tables to sync: a regular expression over database.table, e.g. 'shop\\..*'. Repeatable.")
+  List<String> tables;
+
+  @Option(
+      names = "--exclude",
+      paramLabel = "REGEX",
+      description = "Tables to leave out (regular expression over database.table). Repeatable.")
+  List<String> excludes = List.of();
+
+  @Option(
+      names = "--target-namespace",
+      paramLabel = "NAMESPACE",
+      description = "Iceberg namespace for every table (default: the MySQL database name).")
+  String targetNamespace;
+
+  @Option(
+      names = "--name",
+      paramLabel = "NAME",
+      description =
+          "Names this sync and its state under <data-dir>/sync/NAME (default: mysql-HOST-PORT).")
+  String name;
+
+  @Option(
+      names = "--checkpoint-interval",
+      paramLabel = "SECONDS",
+      defaultValue = "10",
+      description = "Seconds between commits to Iceberg (default: ${DEFAULT-VALUE}).")
+  int checkpointIntervalSeconds;
+
+  @Option(
+      names = "--parallelism",
+      paramLabel = "N",
+      defaultValue = "2",
+      description = "Snapshot readers and writers (default: ${DEFAULT-VALUE}).")
+  int parallelism;
+
+  @Option(
+      names = "--chunk-rows",
+      paramLabel = "N",
+      defaultValue = "8096",
+      description =
+          "Rows per snapshot chunk, read one at a time without locks (default: ${DEFAULT-VALUE}).")
+  int chunkRows;
+
+  @Option(
+      names = "--server-time-zone",
+      paramLabel = "ZONE",
+      description =
+          "The source's time zone for TIMESTAMP columns (default: asked from the server).")
+  String serverTimeZone;
+
+  @Option(
+      names = "--progress-interval",
+      paramLabel = "SECONDS",
+      defaultValue = "10",
+      description = "Seconds between progress lines (default: ${DEFAULT-VALUE}; 0 = none).")
+  int progressIntervalSeconds;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = floe.spec.commandLine().getOut();
+    FloeSettings settings = floe.settings();
+    if (checkpointIntervalSeconds < 1
+        || parallelism < 1
+        || chunkRows < 1
+        || progressIntervalSeconds < 0) {
+      throw FloeException.badInput(
+          "--checkpoint-interval, --parallelism and --chunk-rows must be at least 1 and"
+              + " --progress-interval at least 0; got "
+              + checkpointIntervalSeconds
+              + ", "
+              + parallelism
+              + ", "
+              + chunkRows
+              + " and "
+              + progressIntervalSeconds
+              + ".");
+    }
+    MySqlSourceAddress address =
+        SourceAddresses.resolve(Optional.ofNullable(source), settings, floe.environment())
+            .withoutDatabase();
+    TableSelection selection =
+        TableSelection.of(tables, excludes, Optional.ofNullable(targetNamespace));
+
+    MySqlConnections connections = new MySqlConnections(Duration.ofSeconds(10));
+    SourceReport report =
+        new SourceDoctor(
+                connections,
+                new SourceFactsReader(),
+                new SourceRequirements(settings.minimumBinlogRetention()))
+            .check(address);
+    if (!report.passed()) {
+      SourceReportPrinter.print(report, out);
+      out.println("floe sync needs every required check to pass; nothing was synced.");
+      return ExitCodes.PROBLEM_FOUND;
+    }
+    String syncName =
+        name != null
+            ? name
+            : ("mysql-" + address.host() + "-" + address.port()).replaceAll("[^A-Za-z0-9._-]", "_");
+    if (!syncName.matches("[A-Za-z0-9._-]+")) {
+      throw FloeException.badInput(
+          "--name '" + syncName + "' may only hold letters, digits, '.', '_' and '-'.");
+    }
+    SyncOptions options =
+        new SyncOptions(
+            syncName,
+            address,
+            selection,
+            Duration.ofSeconds(checkpointIntervalSeconds),
+            parallelism,
+            settings.dataDirectory().resolve("sync").resolve(syncName),
+            Optional.ofNullable(serverTimeZone),
+            chunkRows);
+    try (FloeCatalog catalog =
+        new CatalogFactory().open(settings.catalog(), settings.dataDirectory())) {
+      RunningSync sync = new SyncRunner(catalog, connections).start(options);
+      out.println(
+          "Syncing "
+              + sync.tables().size()
+              + " tables from "
+              + address
+              + (sync.restoredFrom().isPresent()
+                  ? " (resumed from " + sync.restoredFrom().get() + ")"
+                  : "")
+              + ":");
+      sync.tables()
+          .forEach((from, to) -> out.println("  " + from + " -> " + catalog.name() + "." + to));
+      out.println(
+          "Committing every " + checkpointIntervalSeconds + " s. Ctrl-C stops with a savepoint.");
+      out.flush();
+      Thread stopper =
+          new Thread(
+              () -> {
+                try {
+                  String savepoint = sync.stop(Duration.ofSeconds(120));
+                  out.println(
+                      "Stopped with savepoint " + savepoint + "; run the same command to resume.");
+                } catch (Exception e) {
+                  out.println(
+                      "Could not stop with a savepoint ("
+                          + e.getMessage()
+                          + "); the last checkpoint resumes the sync.");
+                }
+                out.flush();
+              },
+              "floe-sync-stop");
+      Runtime.getRuntime().addShutdownHook(stopper);
+      ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
+      if (progressIntervalSeconds > 0) {
+        SyncProgress tracker = new SyncProgress(catalog, sync.tables(), connections, address);
+        progress.scheduleAtFixedRate(
+            () -> tracker.report(out),
+            progressIntervalSeconds,
+            progressIntervalSeconds,
+            TimeUnit.SECONDS);
+      }
+      try {
+        sync.await();
+        return ExitCodes.OK;
+      } catch (ExecutionException failed) {
+        throw FloeException.internal("The sync job failed: " + rootMessage(failed), failed);
+      } finally {
+        progress.shutdownNow();
+        try {
+          Runtime.getRuntime().removeShutdownHook(stopper);
+        } catch (IllegalStateException shuttingDown) {
+          // the hook is running: it stops the job
+        }
+      }
+    }
+  }
+
+  private static String rootMessage(Throwable error) {
+    Throwable cause = error;
+    while (cause.getCause() != null && cause.getCause() != cause) {
+      cause = cause.getCause();
+    }
+    return cause.getMessage();
+  }
+}

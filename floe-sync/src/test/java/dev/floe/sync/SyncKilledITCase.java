@@ -1,0 +1,145 @@
+package dev.floe.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.sync.SyncSummary;
+import dev.floe.iceberg.CatalogFactory;
+import dev.floe.iceberg.FloeCatalog;
+import dev.floe.testing.MariaDbExtension;
+import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.SampleShop;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sync JVM is killed with SIGKILL during the snapshot and again during the binlog phase; after
+ * each restart MySQL and Iceberg match row for row, with no duplicate keys.
+ */
+@ExtendWith(MariaDbExtension.class)
+class SyncKilledITCase {
+
+  private static final Duration DEADLINE = Duration.ofSeconds(180);
+  private static final List<String> TABLES =
+      List.of("customers", "products", "orders", "order_items");
+
+  @TempDir Path directory;
+
+  @Test
+  void killedDuringSnapshotAndDuringBinlogResumesExactlyOnce(MariaDbServer server)
+      throws Exception {
+    String database = server.createDatabase("killed");
+    SampleShop.create(server, database, new SampleShop.Size(300, 30, 1500, 3));
+    Path data = directory.resolve("data");
+    Files.createDirectories(data);
+    String url = server.sourceUrl("root", "", "");
+
+    Process first = SyncProcess.start(data, url, database, 50);
+    try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), data)) {
+      awaitSomeSnapshotCommitted(catalog, database);
+      assertThat(binlogPhaseReached(catalog, database)).as("still in the snapshot phase").isFalse();
+    } finally {
+      first.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+
+    server.execute(
+        "UPDATE `" + database + "`.orders SET status = 'cancelled' WHERE id % 7 = 0",
+        "DELETE FROM `" + database + "`.order_items WHERE line_no = 3 AND order_id % 4 = 0");
+    Process second = SyncProcess.start(data, url, database, 50);
+    try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), data)) {
+      awaitEqual(server, database, catalog);
+      server.execute(
+          "INSERT INTO `"
+              + database
+              + "`.customers (email, name, country, vip, created_at) VALUES ('k1@x', 'K', 'DE', 0, NOW(3))",
+          "UPDATE `" + database + "`.products SET price = price * 2 WHERE id % 2 = 0");
+      awaitEqual(server, database, catalog);
+    } finally {
+      second.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+
+    server.execute(
+        "UPDATE `" + database + "`.customers SET country = 'JP' WHERE id % 3 = 0",
+        "DELETE FROM `" + database + "`.products WHERE id = 5",
+        "INSERT INTO `"
+            + database
+            + "`.customers (email, name, country, vip, created_at) VALUES ('k2@x', 'K2', 'IN', 1, NOW(3))");
+    Process third = SyncProcess.start(data, url, database, 50);
+    try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), data)) {
+      awaitEqual(server, database, catalog);
+    } finally {
+      third.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  private static void awaitSomeSnapshotCommitted(FloeCatalog catalog, String database)
+      throws Exception {
+    Instant deadline = Instant.now().plus(DEADLINE);
+    while (Instant.now().isBefore(deadline)) {
+      TableIdentifier items = TableIdentifier.of(database, "order_items");
+      if (catalog.catalog().tableExists(items)
+          && catalog.catalog().loadTable(items).currentSnapshot() != null) {
+        return;
+      }
+      Thread.sleep(50); // polling for the first commit, bounded by the deadline
+    }
+    throw new AssertionError("no snapshot rows committed within " + DEADLINE);
+  }
+
+  private static boolean binlogPhaseReached(FloeCatalog catalog, String database) {
+    for (String table : TABLES) {
+      TableIdentifier identifier = TableIdentifier.of(database, table);
+      if (catalog.catalog().tableExists(identifier)) {
+        Table iceberg = catalog.catalog().loadTable(identifier);
+        for (Snapshot snapshot : iceberg.snapshots()) {
+          if (snapshot.summary().containsKey(SyncSummary.SOURCE_WATERMARK_MS)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  private static void awaitEqual(MariaDbServer server, String database, FloeCatalog catalog)
+      throws Exception {
+    Instant deadline = Instant.now().plus(DEADLINE);
+    String difference = "";
+    while (Instant.now().isBefore(deadline)) {
+      difference = "";
+      for (String table : TABLES) {
+        TableIdentifier identifier = TableIdentifier.of(database, table);
+        if (!catalog.catalog().tableExists(identifier)) {
+          difference = table + " missing";
+          break;
+        }
+        Table iceberg = catalog.catalog().loadTable(identifier);
+        TreeMap<String, String> expected =
+            LakeComparison.mysqlRows(server, database, table, iceberg.schema());
+        TreeMap<String, String> actual = LakeComparison.lakeRows(iceberg);
+        if (!expected.equals(actual)) {
+          difference =
+              table + ": " + expected.size() + " rows in MySQL, " + actual.size() + " in Iceberg";
+          break;
+        }
+      }
+      if (difference.isEmpty()) {
+        return;
+      }
+      Thread.sleep(500); // polling the lake until it catches up, bounded by the deadline
+    }
+    throw new AssertionError(
+        "MySQL and Iceberg still differ after " + DEADLINE + ": " + difference);
+  }
+}
