@@ -1,0 +1,181 @@
+package dev.floe.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.core.config.CatalogSettings;
+import dev.floe.iceberg.CatalogFactory;
+import dev.floe.iceberg.FloeCatalog;
+import dev.floe.testing.MariaDbExtension;
+import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.SampleShop;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+@ExtendWith(MariaDbExtension.class)
+class SyncCommandITCase {
+
+  private static final Duration DEADLINE = Duration.ofSeconds(120);
+
+  @TempDir Path directory;
+
+  @Test
+  void syncStopsWithASavepointOnSigtermAndResumes(MariaDbServer server) throws Exception {
+    String database = server.createDatabase("clisync");
+    SampleShop.create(server, database, new SampleShop.Size(50, 10, 100, 2));
+    String url = server.sourceUrl("root", "", "");
+    Path log = directory.resolve("sync.log");
+
+    Process first = startSync(url, database, log);
+    awaitOutput(log, "Syncing 4 tables from");
+    awaitRows(server, database, "orders");
+    first.destroy(); // SIGTERM, as a service manager stops it; Ctrl-C takes the same path
+    assertThat(first.waitFor(2, TimeUnit.MINUTES)).isTrue();
+    assertThat(Files.readString(log)).contains("Stopped with savepoint");
+
+    server.execute("INSERT INTO `" + database + "`.orders (id, customer_id, status, total, ordered_on, created_at) VALUES (42, 1, 'new', 1.00, '2026-11-29', NOW(6))");
+    Path secondLog = directory.resolve("sync-2.log");
+    Process second = startSync(url, database, secondLog);
+    try {
+      awaitOutput(secondLog, "(resumed from ");
+      awaitRows(server, database, "orders");
+      assertThat(Files.readString(secondLog)).contains("  " + database + ".orders -> floe." + database + ".orders");
+    } finally {
+      second.destroy();
+      second.waitFor(2, TimeUnit.MINUTES);
+    }
+  }
+
+  @Test
+  void sourceFailingTheDoctorIsRefused() {
+    try (MariaDbServer noBinlog = MariaDbServer.builder().binlog(false).start()) {
+      CliRun run =
+          CliRun.run(
+              directory, "--data-dir", "data", "sync", "--source", noBinlog.sourceUrl("root", "", ""), "--tables", ".*");
+
+      assertThat(run.exitCode()).isEqualTo(1);
+      assertThat(run.out())
+          .contains("FAIL  log_bin")
+          .contains("floe sync needs every required check to pass; nothing was synced.");
+    }
+  }
+
+  @Test
+  void tableWithoutPrimaryKeyIsRefusedClearly(MariaDbServer server) {
+    String database = server.createDatabase("nopk");
+    server.execute("CREATE TABLE `" + database + "`.events (message TEXT)");
+
+    CliRun run =
+        CliRun.run(
+            directory, "--data-dir", "data", "sync", "--source", server.sourceUrl("root", "", ""), "--tables", database + "\\..*");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .startsWith("Error: Table " + database + ".events has no primary key, so updates and deletes cannot be matched");
+  }
+
+  @Test
+  void patternMatchingNothingIsExplained(MariaDbServer server) {
+    CliRun run =
+        CliRun.run(
+            directory, "--data-dir", "data", "sync", "--source", server.sourceUrl("root", "", ""), "--tables", "nothing_here\\..*");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("No table of 127.0.0.1:" + server.port() + " matches --tables [nothing_here\\..*]");
+  }
+
+  private Process startSync(String url, String database, Path log) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (argument.startsWith("--add-opens") || argument.startsWith("--add-exports")) {
+        command.add(argument);
+      }
+    }
+    command.addAll(
+        List.of(
+            "-Xmx1g",
+            "-cp",
+            System.getProperty("java.class.path"),
+            FloeMain.class.getName(),
+            "--data-dir",
+            directory.resolve("data").toString(),
+            "sync",
+            "--source",
+            url,
+            "--tables",
+            database + "\\..*",
+            "--checkpoint-interval",
+            "1",
+            "--progress-interval",
+            "2"));
+    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+  }
+
+  private static void awaitOutput(Path log, String text) throws Exception {
+    Instant deadline = Instant.now().plus(DEADLINE);
+    while (Instant.now().isBefore(deadline)) {
+      if (Files.exists(log) && Files.readString(log, StandardCharsets.UTF_8).contains(text)) {
+        return;
+      }
+      Thread.sleep(200); // polling the child's output, bounded by the deadline
+    }
+    throw new AssertionError("'" + text + "' not printed within " + DEADLINE + ":\n" + Files.readString(log));
+  }
+
+  private void awaitRows(MariaDbServer server, String database, String table) throws Exception {
+    Instant deadline = Instant.now().plus(DEADLINE);
+    long expected = -1;
+    long actual = -2;
+    while (Instant.now().isBefore(deadline)) {
+      expected = mysqlCount(server, database, table);
+      actual = lakeCount(database, table);
+      if (expected == actual) {
+        return;
+      }
+      Thread.sleep(500); // polling the lake, bounded by the deadline
+    }
+    throw new AssertionError(table + ": " + expected + " rows in MySQL, " + actual + " in Iceberg");
+  }
+
+  private static long mysqlCount(MariaDbServer server, String database, String table) throws Exception {
+    try (Connection connection = server.rootConnection();
+        Statement statement = connection.createStatement();
+        ResultSet row = statement.executeQuery("SELECT COUNT(*) FROM `" + database + "`.`" + table + "`")) {
+      row.next();
+      return row.getLong(1);
+    }
+  }
+
+  private long lakeCount(String database, String table) throws Exception {
+    try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), directory.resolve("data"))) {
+      TableIdentifier identifier = TableIdentifier.of(database, table);
+      if (!catalog.catalog().tableExists(identifier)) {
+        return -1;
+      }
+      long count = 0;
+      try (CloseableIterable<Record> rows = IcebergGenerics.read(catalog.catalog().loadTable(identifier)).build()) {
+        for (Record ignored : rows) {
+          count++;
+        }
+      }
+      return count;
+    }
+  }
+}
