@@ -195,10 +195,13 @@ final class SyncCommand implements Callable<Integer> {
                   out.println(
                       "Stopped with savepoint " + savepoint + "; run the same command to resume.");
                 } catch (Exception e) {
+                  // On a signal the JVM's other shutdown hooks (Flink's own) may end the local job
+                  // while it stops; the savepoint, if written, still holds what is uncommitted.
                   out.println(
-                      "Could not stop with a savepoint ("
-                          + e.getMessage()
-                          + "); the last checkpoint resumes the sync.");
+                      "Stopped. The next run with the same --name resumes from the newest savepoint or"
+                          + " checkpoint and commits whatever is pending ("
+                          + rootMessage(e)
+                          + ").");
                 }
                 out.flush();
               },
