@@ -47,15 +47,20 @@ class SyncCommandITCase {
     awaitRows(server, database, "orders");
     first.destroy(); // SIGTERM, as a service manager stops it; Ctrl-C takes the same path
     assertThat(first.waitFor(2, TimeUnit.MINUTES)).isTrue();
-    assertThat(Files.readString(log)).containsAnyOf("Stopped with savepoint", "Stopped. The next run");
+    assertThat(Files.readString(log))
+        .containsAnyOf("Stopped with savepoint", "Stopped. The next run");
 
-    server.execute("INSERT INTO `" + database + "`.orders (id, customer_id, status, total, ordered_on, created_at) VALUES (42, 1, 'new', 1.00, '2026-11-29', NOW(6))");
+    server.execute(
+        "INSERT INTO `"
+            + database
+            + "`.orders (id, customer_id, status, total, ordered_on, created_at) VALUES (42, 1, 'new', 1.00, '2026-11-29', NOW(6))");
     Path secondLog = directory.resolve("sync-2.log");
     Process second = startSync(url, database, secondLog);
     try {
       awaitOutput(secondLog, "(resumed from ");
       awaitRows(server, database, "orders");
-      assertThat(Files.readString(secondLog)).contains("  " + database + ".orders -> floe." + database + ".orders");
+      assertThat(Files.readString(secondLog))
+          .contains("  " + database + ".orders -> floe." + database + ".orders");
     } finally {
       second.destroy();
       second.waitFor(2, TimeUnit.MINUTES);
@@ -67,7 +72,14 @@ class SyncCommandITCase {
     try (MariaDbServer noBinlog = MariaDbServer.builder().binlog(false).start()) {
       CliRun run =
           CliRun.run(
-              directory, "--data-dir", "data", "sync", "--source", noBinlog.sourceUrl("root", "", ""), "--tables", ".*");
+              directory,
+              "--data-dir",
+              "data",
+              "sync",
+              "--source",
+              noBinlog.sourceUrl("root", "", ""),
+              "--tables",
+              ".*");
 
       assertThat(run.exitCode()).isEqualTo(1);
       assertThat(run.out())
@@ -83,21 +95,40 @@ class SyncCommandITCase {
 
     CliRun run =
         CliRun.run(
-            directory, "--data-dir", "data", "sync", "--source", server.sourceUrl("root", "", ""), "--tables", database + "\\..*");
+            directory,
+            "--data-dir",
+            "data",
+            "sync",
+            "--source",
+            server.sourceUrl("root", "", ""),
+            "--tables",
+            database + "\\..*");
 
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.err())
-        .startsWith("Error: Table " + database + ".events has no primary key, so updates and deletes cannot be matched");
+        .startsWith(
+            "Error: Table "
+                + database
+                + ".events has no primary key, so updates and deletes cannot be matched");
   }
 
   @Test
   void patternMatchingNothingIsExplained(MariaDbServer server) {
     CliRun run =
         CliRun.run(
-            directory, "--data-dir", "data", "sync", "--source", server.sourceUrl("root", "", ""), "--tables", "nothing_here\\..*");
+            directory,
+            "--data-dir",
+            "data",
+            "sync",
+            "--source",
+            server.sourceUrl("root", "", ""),
+            "--tables",
+            "nothing_here\\..*");
 
     assertThat(run.exitCode()).isEqualTo(2);
-    assertThat(run.err()).contains("No table of 127.0.0.1:" + server.port() + " matches --tables [nothing_here\\..*]");
+    assertThat(run.err())
+        .contains(
+            "No table of 127.0.0.1:" + server.port() + " matches --tables [nothing_here\\..*]");
   }
 
   private Process startSync(String url, String database, Path log) throws Exception {
@@ -125,7 +156,10 @@ class SyncCommandITCase {
             "1",
             "--progress-interval",
             "2"));
-    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
   }
 
   private static void awaitOutput(Path log, String text) throws Exception {
@@ -136,7 +170,8 @@ class SyncCommandITCase {
       }
       Thread.sleep(200); // polling the child's output, bounded by the deadline
     }
-    throw new AssertionError("'" + text + "' not printed within " + DEADLINE + ":\n" + Files.readString(log));
+    throw new AssertionError(
+        "'" + text + "' not printed within " + DEADLINE + ":\n" + Files.readString(log));
   }
 
   private void awaitRows(MariaDbServer server, String database, String table) throws Exception {
@@ -154,23 +189,27 @@ class SyncCommandITCase {
     throw new AssertionError(table + ": " + expected + " rows in MySQL, " + actual + " in Iceberg");
   }
 
-  private static long mysqlCount(MariaDbServer server, String database, String table) throws Exception {
+  private static long mysqlCount(MariaDbServer server, String database, String table)
+      throws Exception {
     try (Connection connection = server.rootConnection();
         Statement statement = connection.createStatement();
-        ResultSet row = statement.executeQuery("SELECT COUNT(*) FROM `" + database + "`.`" + table + "`")) {
+        ResultSet row =
+            statement.executeQuery("SELECT COUNT(*) FROM `" + database + "`.`" + table + "`")) {
       row.next();
       return row.getLong(1);
     }
   }
 
   private long lakeCount(String database, String table) throws Exception {
-    try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), directory.resolve("data"))) {
+    try (FloeCatalog catalog =
+        new CatalogFactory().open(CatalogSettings.embedded(), directory.resolve("data"))) {
       TableIdentifier identifier = TableIdentifier.of(database, table);
       if (!catalog.catalog().tableExists(identifier)) {
         return -1;
       }
       long count = 0;
-      try (CloseableIterable<Record> rows = IcebergGenerics.read(catalog.catalog().loadTable(identifier)).build()) {
+      try (CloseableIterable<Record> rows =
+          IcebergGenerics.read(catalog.catalog().loadTable(identifier)).build()) {
         for (Record ignored : rows) {
           count++;
         }

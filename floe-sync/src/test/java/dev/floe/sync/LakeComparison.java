@@ -35,9 +35,29 @@ final class LakeComparison {
   /** key -> row text, from MySQL. */
   static TreeMap<String, String> mysqlRows(
       MariaDbServer server, String database, String table, Schema schema) throws Exception {
+    java.util.Map<String, String> dataTypes = new java.util.HashMap<>();
+    try (Connection connection = server.rootConnection();
+        java.sql.PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT COLUMN_NAME, DATA_TYPE, NUMERIC_PRECISION FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
+      statement.setString(1, database);
+      statement.setString(2, table);
+      try (ResultSet columns = statement.executeQuery()) {
+        while (columns.next()) {
+          dataTypes.put(columns.getString(1), columns.getString(2) + ":" + columns.getInt(3));
+        }
+      }
+    }
     List<String> expressions = new ArrayList<>();
     for (Types.NestedField column : schema.columns()) {
-      expressions.add(mysqlExpression("`" + column.name() + "`", column.type()));
+      String name = "`" + column.name() + "`";
+      String dataType = dataTypes.getOrDefault(column.name(), "");
+      if (dataType.startsWith("bit:") && column.type().typeId() == Type.TypeID.BINARY) {
+        int bytes = (Integer.parseInt(dataType.substring(4)) + 7) / 8;
+        expressions.add("LOWER(LPAD(HEX(" + name + "), " + bytes * 2 + ", '0'))");
+      } else {
+        expressions.add(mysqlExpression(name, column.type()));
+      }
     }
     TreeMap<String, String> rows = new TreeMap<>();
     try (Connection connection = server.rootConnection();
@@ -102,6 +122,8 @@ final class LakeComparison {
       case DECIMAL -> "CAST(" + column + " AS CHAR)";
       case BINARY -> "LOWER(HEX(" + column + "))";
       case DOUBLE, FLOAT -> "CAST(" + column + " AS DOUBLE)";
+      case BOOLEAN -> "CAST(" + column + " + 0 AS CHAR)";
+      case TIME -> "TIME_FORMAT(" + column + ", '%H:%i:%s.%f')";
       default -> "CAST(" + column + " AS CHAR)";
     };
   }
@@ -126,6 +148,8 @@ final class LakeComparison {
       case DOUBLE, FLOAT -> Double.toString(((Number) value).doubleValue());
       case DECIMAL -> ((java.math.BigDecimal) value).toPlainString();
       case BOOLEAN -> ((Boolean) value) ? "1" : "0";
+      case TIME ->
+          ((java.time.LocalTime) value).format(DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSS"));
       default -> value.toString();
     };
   }
