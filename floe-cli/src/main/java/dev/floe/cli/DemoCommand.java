@@ -15,8 +15,6 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -48,12 +46,12 @@ final class DemoCommand implements Callable<Integer> {
   boolean keepRunning;
 
   @Override
-  public Integer call() throws InterruptedException {
+  public Integer call() throws Exception {
     PrintWriter out = floe.spec.commandLine().getOut();
     FloeSettings settings = floe.settings();
     out.println("Floe demo");
     out.println();
-    out.println("1/4 Starting a private MariaDB (binlog on, ROW format, FULL row image)...");
+    out.println("1/5 Starting a private MariaDB (binlog on, ROW format, FULL row image)...");
     out.flush();
     long started = System.nanoTime();
     MariaDbServer server = MariaDbServer.builder().start();
@@ -63,7 +61,7 @@ final class DemoCommand implements Callable<Integer> {
       out.printf(
           "    ready on %s:%d in %.1f s%n",
           server.host(), server.port(), (System.nanoTime() - started) / 1e9);
-      out.println("2/4 Loading the sample database 'shop'...");
+      out.println("2/5 Loading the sample database 'shop'...");
       out.flush();
       server.execute("CREATE DATABASE shop");
       SampleShop.Size size = SampleShop.Size.SMALL;
@@ -74,7 +72,7 @@ final class DemoCommand implements Callable<Integer> {
           size.customers(), size.products(), size.orders(), size.orderItems());
       String url = server.sourceUrl(DEMO_USER, DEMO_PASSWORD, "shop");
       MySqlSourceAddress address = MySqlSourceAddress.parse(url, "the demo source");
-      out.println("3/4 Checking it as a sync source: floe doctor --source " + address);
+      out.println("3/5 Checking it as a sync source: floe doctor --source " + address);
       out.println();
       SourceReport report =
           new SourceDoctor(
@@ -84,20 +82,17 @@ final class DemoCommand implements Callable<Integer> {
               .check(address);
       SourceReportPrinter.print(report, out);
       out.println();
-      out.println("4/4 Opening the embedded lakehouse...");
+      if (!report.passed()) {
+        out.println("The demo source failed a check; stopping.");
+        return ExitCodes.PROBLEM_FOUND;
+      }
+      out.println("4/5 Syncing shop into the lake while the shop keeps taking orders...");
+      out.flush();
       try (FloeCatalog catalog =
           new CatalogFactory().open(settings.catalog(), settings.dataDirectory())) {
-        int namespaces =
-            catalog.catalog() instanceof SupportsNamespaces supports
-                ? supports.listNamespaces(Namespace.empty()).size()
-                : 0;
-        out.printf(
-            "    catalog '%s' (%s) with %d namespaces, data in %s%n",
-            catalog.name(),
-            settings.catalog().type().configName(),
-            namespaces,
-            settings.dataDirectory());
+        DemoSync.run(server, address, catalog, settings, out);
       }
+      out.println("5/5 The lake is at " + settings.dataDirectory());
       out.println("    (./floe config prints the settings any Iceberg client needs to read it)");
       out.println();
       if (keepRunning) {

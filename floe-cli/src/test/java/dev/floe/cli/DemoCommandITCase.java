@@ -11,7 +11,7 @@ class DemoCommandITCase {
   @TempDir Path directory;
 
   @Test
-  void demoStartsMariaDbLoadsTheShopAndPassesTheDoctor() {
+  void demoStartsMariaDbLoadsTheShopPassesTheDoctorAndSyncs() {
     CliRun run = CliRun.run(directory, "--data-dir", "demo-data", "demo");
 
     assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
@@ -19,9 +19,9 @@ class DemoCommandITCase {
         .contains("customers 200, products 50, orders 1000, order_items 3000")
         .contains("  ok    binlog_row_image ")
         .contains("Every required check passed")
-        .contains(
-            "catalog 'floe' (embedded) with 0 namespaces, data in "
-                + directory.resolve("demo-data"))
+        .contains("4/5 Syncing shop into the lake")
+        .contains("caught up: every table has MySQL's row count")
+        .contains("5/5 The lake is at " + directory.resolve("demo-data"))
         .contains("Demo done; stopping MariaDB.");
     assertThat(directory.resolve("demo-data/catalog.db")).isRegularFile();
   }
