@@ -1,6 +1,7 @@
 package dev.floe.cli;
 
 import dev.floe.core.config.FloeSettings;
+import dev.floe.core.config.SyncSettings;
 import dev.floe.core.error.FloeException;
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.source.SourceReport;
@@ -54,21 +55,25 @@ final class SyncCommand implements Callable<Integer> {
   @Option(
       names = "--tables",
       paramLabel = "REGEX",
-      required = true,
       description =
-          "Tables to sync: a regular expression over database.table, e.g. 'shop\\..*'. Repeatable.")
+          "Tables to sync: a regular expression over database.table, e.g. 'shop\\..*'."
+              + " Repeatable (default: sync.tables).")
   List<String> tables;
 
   @Option(
       names = "--exclude",
       paramLabel = "REGEX",
-      description = "Tables to leave out (regular expression over database.table). Repeatable.")
-  List<String> excludes = List.of();
+      description =
+          "Tables to leave out (regular expression over database.table). Repeatable (default:"
+              + " sync.exclude).")
+  List<String> excludes;
 
   @Option(
       names = "--target-namespace",
       paramLabel = "NAMESPACE",
-      description = "Iceberg namespace for every table (default: the MySQL database name).")
+      description =
+          "Iceberg namespace for every table (default: sync.target-namespace, else the MySQL"
+              + " database name).")
   String targetNamespace;
 
   @Option(
@@ -81,30 +86,30 @@ final class SyncCommand implements Callable<Integer> {
   @Option(
       names = "--checkpoint-interval",
       paramLabel = "SECONDS",
-      defaultValue = "10",
-      description = "Seconds between commits to Iceberg (default: ${DEFAULT-VALUE}).")
-  int checkpointIntervalSeconds;
+      description =
+          "Seconds between commits to Iceberg (default: sync.checkpoint-interval-seconds, 10).")
+  Integer checkpointIntervalSeconds;
 
   @Option(
       names = "--parallelism",
       paramLabel = "N",
-      defaultValue = "2",
-      description = "Snapshot readers and writers (default: ${DEFAULT-VALUE}).")
-  int parallelism;
+      description = "Snapshot readers and writers (default: sync.parallelism, 2).")
+  Integer parallelism;
 
   @Option(
       names = "--chunk-rows",
       paramLabel = "N",
-      defaultValue = "8096",
       description =
-          "Rows per snapshot chunk, read one at a time without locks (default: ${DEFAULT-VALUE}).")
-  int chunkRows;
+          "Rows per snapshot chunk, read one at a time without locks (default: sync.chunk-rows,"
+              + " 8096).")
+  Integer chunkRows;
 
   @Option(
       names = "--server-time-zone",
       paramLabel = "ZONE",
       description =
-          "The source's time zone for TIMESTAMP columns (default: asked from the server).")
+          "The source's time zone for TIMESTAMP columns (default: sync.server-time-zone, else"
+              + " asked from the server).")
   String serverTimeZone;
 
   @Option(
@@ -118,6 +123,19 @@ final class SyncCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = floe.spec.commandLine().getOut();
     FloeSettings settings = floe.settings();
+    SyncSettings defaults = settings.sync();
+    int checkpointIntervalSeconds =
+        this.checkpointIntervalSeconds != null
+            ? this.checkpointIntervalSeconds
+            : (int) defaults.checkpointInterval().toSeconds();
+    int parallelism = this.parallelism != null ? this.parallelism : defaults.parallelism();
+    int chunkRows = this.chunkRows != null ? this.chunkRows : defaults.chunkRows();
+    List<String> tables = this.tables != null ? this.tables : defaults.tables();
+    List<String> excludes = this.excludes != null ? this.excludes : defaults.exclude();
+    Optional<String> targetNamespace =
+        Optional.ofNullable(this.targetNamespace).or(defaults::targetNamespace);
+    Optional<String> serverTimeZone =
+        Optional.ofNullable(this.serverTimeZone).or(defaults::serverTimeZone);
     if (checkpointIntervalSeconds < 1
         || parallelism < 1
         || chunkRows < 1
@@ -137,8 +155,7 @@ final class SyncCommand implements Callable<Integer> {
     MySqlSourceAddress address =
         SourceAddresses.resolve(Optional.ofNullable(source), settings, floe.environment())
             .withoutDatabase();
-    TableSelection selection =
-        TableSelection.of(tables, excludes, Optional.ofNullable(targetNamespace));
+    TableSelection selection = TableSelection.of(tables, excludes, targetNamespace);
 
     MySqlConnections connections = new MySqlConnections(Duration.ofSeconds(10));
     SourceReport report =
@@ -168,7 +185,7 @@ final class SyncCommand implements Callable<Integer> {
             Duration.ofSeconds(checkpointIntervalSeconds),
             parallelism,
             settings.dataDirectory().resolve("sync").resolve(syncName),
-            Optional.ofNullable(serverTimeZone),
+            serverTimeZone,
             chunkRows);
     try (FloeCatalog catalog =
         new CatalogFactory().open(settings.catalog(), settings.dataDirectory())) {

@@ -131,6 +131,20 @@ class SyncCommandITCase {
             "No table of 127.0.0.1:" + server.port() + " matches --tables [nothing_here\\..*]");
   }
 
+  @Test
+  void tablesComeFromTheSyncSectionWhenNoFlagIsGiven(MariaDbServer server) throws Exception {
+    Files.writeString(
+        directory.resolve("floe.yaml"),
+        "source:\n  url: "
+            + server.sourceUrl("root", "", "")
+            + "\nsync:\n  tables:\n    - from_config\\..*\n");
+
+    CliRun run = CliRun.run(directory, "--config", "floe.yaml", "--data-dir", "data", "sync");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("matches --tables [from_config\\..*]");
+  }
+
   private Process startSync(String url, String database, Path log) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

@@ -31,7 +31,8 @@ public record ConfigKey(
     INTEGER("integer"),
     CHOICE("one of"),
     PATH("path"),
-    MAP("map of string to string");
+    MAP("map of string to string"),
+    LIST("list of strings");
 
     private final String description;
 

@@ -7,6 +7,7 @@ import dev.floe.core.Secret;
 import dev.floe.core.config.CatalogSettings;
 import dev.floe.core.config.CatalogType;
 import dev.floe.core.config.FloeSettings;
+import dev.floe.core.config.SyncSettings;
 import dev.floe.core.error.FloeException;
 import java.io.IOException;
 import java.io.Reader;
@@ -101,7 +102,9 @@ public final class ConfigLoader {
     if (!(root instanceof MappingNode mapping)) {
       throw FloeException.badInput(
           where(file, line(root))
-              + "the file must be a YAML mapping of keys (data-dir, catalog, source, doctor), not "
+              + "the file must be a YAML mapping of keys ("
+              + String.join(", ", ConfigSchema.namesUnder(""))
+              + "), not "
               + describe(root)
               + ".");
     }
@@ -176,6 +179,27 @@ public final class ConfigLoader {
   private Object readValue(Path file, ConfigKey key, Node node) {
     if (isNull(node)) {
       return null;
+    }
+    if (key.kind() == Kind.LIST) {
+      if (node instanceof ScalarNode single) {
+        return List.of(interpolate(file, key.path(), single));
+      }
+      if (!(node instanceof SequenceNode sequence)) {
+        throw wrongType(file, key, node);
+      }
+      List<String> items = new java.util.ArrayList<>();
+      for (Node item : sequence.getValue()) {
+        if (!(item instanceof ScalarNode scalar)) {
+          throw FloeException.badInput(
+              where(file, line(item))
+                  + key.path()
+                  + " must be a list of strings; this item is "
+                  + describe(item)
+                  + ".");
+        }
+        items.add(interpolate(file, key.path(), scalar));
+      }
+      return List.copyOf(items);
     }
     if (key.kind() == Kind.MAP) {
       if (!(node instanceof MappingNode mapping)) {
@@ -277,6 +301,7 @@ public final class ConfigLoader {
       case CHOICE -> key.typeDescription();
       case INTEGER -> "an " + key.typeDescription();
       case MAP -> "a map of names to values";
+      case LIST -> "a list of strings";
       default -> "a single value (" + key.kind().description() + ")";
     };
   }
@@ -341,12 +366,28 @@ public final class ConfigLoader {
         Optional.ofNullable(values.get(ConfigSchema.DOCTOR_MIN_BINLOG_RETENTION_HOURS.path()))
             .map(located -> (Long) located.value())
             .orElse(FloeSettings.DEFAULT_MINIMUM_BINLOG_RETENTION.toHours());
+    SyncSettings sync =
+        new SyncSettings(
+            list(values, ConfigSchema.SYNC_TABLES),
+            list(values, ConfigSchema.SYNC_EXCLUDE),
+            string(values, ConfigSchema.SYNC_TARGET_NAMESPACE),
+            Duration.ofSeconds(
+                number(values, ConfigSchema.SYNC_CHECKPOINT_INTERVAL_SECONDS)
+                    .orElse(SyncSettings.DEFAULT_CHECKPOINT_INTERVAL.toSeconds())),
+            number(values, ConfigSchema.SYNC_PARALLELISM)
+                .orElse((long) SyncSettings.DEFAULT_PARALLELISM)
+                .intValue(),
+            number(values, ConfigSchema.SYNC_CHUNK_ROWS)
+                .orElse((long) SyncSettings.DEFAULT_CHUNK_ROWS)
+                .intValue(),
+            string(values, ConfigSchema.SYNC_SERVER_TIME_ZONE));
     return new FloeSettings(
         dataDirectory,
         catalog,
         string(values, ConfigSchema.SOURCE_URL),
         string(values, ConfigSchema.SOURCE_PASSWORD).map(Secret::of),
-        Duration.ofHours(retentionHours));
+        Duration.ofHours(retentionHours),
+        sync);
   }
 
   private static String exampleUri(CatalogType type) {
@@ -355,6 +396,17 @@ public final class ConfigLoader {
       case REST -> "http://host:8181";
       default -> "";
     };
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<String> list(Map<String, Located> values, ConfigKey key) {
+    return Optional.ofNullable(values.get(key.path()))
+        .map(located -> (List<String>) located.value())
+        .orElse(List.of());
+  }
+
+  private static Optional<Long> number(Map<String, Located> values, ConfigKey key) {
+    return Optional.ofNullable(values.get(key.path())).map(located -> (Long) located.value());
   }
 
   private static Optional<String> string(Map<String, Located> values, ConfigKey key) {

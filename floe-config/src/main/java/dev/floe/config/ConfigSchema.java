@@ -91,6 +91,48 @@ public final class ConfigSchema {
           0,
           false);
 
+  public static final ConfigKey SYNC_TABLES =
+      key(
+          "sync.tables",
+          Kind.LIST,
+          null,
+          "floe sync: regular expressions over database.table of the tables to sync (a list, or"
+              + " one string). --tables replaces it.");
+  public static final ConfigKey SYNC_EXCLUDE =
+      key(
+          "sync.exclude",
+          Kind.LIST,
+          null,
+          "floe sync: regular expressions over database.table of tables to leave out. --exclude"
+              + " replaces it.");
+  public static final ConfigKey SYNC_TARGET_NAMESPACE =
+      key(
+          "sync.target-namespace",
+          Kind.STRING,
+          "the MySQL database name",
+          "floe sync: the Iceberg namespace every synced table lands in.");
+  public static final ConfigKey SYNC_CHECKPOINT_INTERVAL_SECONDS =
+      integer(
+          "sync.checkpoint-interval-seconds",
+          10,
+          1,
+          "floe sync: seconds between commits to Iceberg (Flink checkpoints).");
+  public static final ConfigKey SYNC_PARALLELISM =
+      integer("sync.parallelism", 2, 1, "floe sync: snapshot readers and Iceberg writers.");
+  public static final ConfigKey SYNC_CHUNK_ROWS =
+      integer(
+          "sync.chunk-rows",
+          8096,
+          1,
+          "floe sync: rows per snapshot chunk; chunks are read one at a time per reader, without"
+              + " locks.");
+  public static final ConfigKey SYNC_SERVER_TIME_ZONE =
+      key(
+          "sync.server-time-zone",
+          Kind.STRING,
+          "asked from the server",
+          "floe sync: the source's time zone for TIMESTAMP columns, e.g. Asia/Shanghai or +08:00.");
+
   public static final List<ConfigKey> KEYS =
       List.of(
           DATA_DIR,
@@ -101,7 +143,14 @@ public final class ConfigSchema {
           CATALOG_PROPERTIES,
           SOURCE_URL,
           SOURCE_PASSWORD,
-          DOCTOR_MIN_BINLOG_RETENTION_HOURS);
+          DOCTOR_MIN_BINLOG_RETENTION_HOURS,
+          SYNC_TABLES,
+          SYNC_EXCLUDE,
+          SYNC_TARGET_NAMESPACE,
+          SYNC_CHECKPOINT_INTERVAL_SECONDS,
+          SYNC_PARALLELISM,
+          SYNC_CHUNK_ROWS,
+          SYNC_SERVER_TIME_ZONE);
 
   private ConfigSchema() {}
 
@@ -133,6 +182,18 @@ public final class ConfigSchema {
       }
     }
     return List.copyOf(names);
+  }
+
+  private static ConfigKey integer(
+      String path, long defaultValue, long minimum, String description) {
+    return new ConfigKey(
+        path,
+        Kind.INTEGER,
+        Optional.of(Long.toString(defaultValue)),
+        description,
+        List.of(),
+        minimum,
+        false);
   }
 
   private static ConfigKey key(String path, Kind kind, String defaultValue, String description) {

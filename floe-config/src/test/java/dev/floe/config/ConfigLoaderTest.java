@@ -68,6 +68,50 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void syncSectionWithListsAndDefaults() throws Exception {
+    FloeSettings settings =
+        load(
+            """
+            sync:
+              tables:
+                - shop\\..*
+                - crm\\.customers
+              exclude: shop\\.tmp_.*
+              checkpoint-interval-seconds: 30
+            """);
+
+    assertThat(settings.sync().tables()).containsExactly("shop\\..*", "crm\\.customers");
+    assertThat(settings.sync().exclude()).containsExactly("shop\\.tmp_.*");
+    assertThat(settings.sync().checkpointInterval()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(settings.sync().parallelism()).isEqualTo(2);
+    assertThat(settings.sync().chunkRows()).isEqualTo(8096);
+    assertThat(settings.sync().targetNamespace()).isEmpty();
+  }
+
+  @Test
+  void syncValuesBelowTheirMinimumAreRefused() throws Exception {
+    Path file = write("sync:\n  parallelism: 0\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessage(
+            "Config file "
+                + file
+                + ", line 2: sync.parallelism must be an integer >= 1, got '0'. See"
+                + " docs/config.md for what it takes.");
+  }
+
+  @Test
+  void listOfSectionsIsRefused() throws Exception {
+    Path file = write("sync:\n  tables:\n    - a: b\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessage(
+            "Config file "
+                + file
+                + ", line 3: sync.tables must be a list of strings; this item is a section of keys.");
+  }
+
+  @Test
   void dataDirOverrideWins() throws Exception {
     Path file = write("data-dir: /somewhere\n");
 
@@ -101,7 +145,7 @@ class ConfigLoaderTest {
             "Config file "
                 + file
                 + ", line 3: unknown key 'keeper'. The top-level keys are: data-dir, catalog,"
-                + " source, doctor. Every key is listed in docs/config.md and by 'floe config"
+                + " source, doctor, sync. Every key is listed in docs/config.md and by 'floe config"
                 + " --reference'.");
   }
 

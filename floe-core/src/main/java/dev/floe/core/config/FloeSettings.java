@@ -16,13 +16,15 @@ import java.util.Optional;
  * @param sourceUrl the default MySQL source URL, as written (it may hold a password: never print)
  * @param sourcePassword the source password, if given apart from the URL
  * @param minimumBinlogRetention the binlog retention {@code floe doctor} requires
+ * @param sync defaults for {@code floe sync}
  */
 public record FloeSettings(
     Path dataDirectory,
     CatalogSettings catalog,
     Optional<String> sourceUrl,
     Optional<Secret> sourcePassword,
-    Duration minimumBinlogRetention) {
+    Duration minimumBinlogRetention,
+    SyncSettings sync) {
 
   public static final String DEFAULT_DATA_DIRECTORY = "floe-data";
   public static final Duration DEFAULT_MINIMUM_BINLOG_RETENTION = Duration.ofHours(24);
@@ -33,6 +35,7 @@ public record FloeSettings(
     requireNonNull(sourceUrl, "sourceUrl is null");
     requireNonNull(sourcePassword, "sourcePassword is null");
     requireNonNull(minimumBinlogRetention, "minimumBinlogRetention is null");
+    requireNonNull(sync, "sync is null");
   }
 
   /** The settings with no config file: everything embedded under {@code dataDirectory}. */
@@ -42,7 +45,8 @@ public record FloeSettings(
         CatalogSettings.embedded(),
         Optional.empty(),
         Optional.empty(),
-        DEFAULT_MINIMUM_BINLOG_RETENTION);
+        DEFAULT_MINIMUM_BINLOG_RETENTION,
+        SyncSettings.defaults());
   }
 
   public FloeSettings withDataDirectory(Path directory) {
@@ -51,6 +55,7 @@ public record FloeSettings(
         catalog,
         sourceUrl,
         sourcePassword,
-        minimumBinlogRetention);
+        minimumBinlogRetention,
+        sync);
   }
 }

@@ -32,7 +32,8 @@ public record TableSelection(
     if (includes.isEmpty()) {
       throw FloeException.badInput(
           "No tables selected. Pass --tables with a regular expression over db.table, e.g."
-              + " --tables 'shop\\..*' for every table of database shop.");
+              + " --tables 'shop\\..*' for every table of database shop, or set sync.tables in"
+              + " floe.yaml.");
     }
     return new TableSelection(
         includes.stream().map(pattern -> compile("--tables", pattern)).toList(),

@@ -1,0 +1,52 @@
+package dev.floe.core.config;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The {@code sync:} section of floe.yaml: defaults for {@code floe sync}; its flags override each
+ * value.
+ *
+ * @param tables regular expressions over {@code database.table} to sync
+ * @param exclude regular expressions over {@code database.table} to leave out
+ * @param targetNamespace one Iceberg namespace for all tables; empty = the database name
+ * @param checkpointInterval how often changes are committed
+ * @param parallelism snapshot readers and Iceberg writers
+ * @param chunkRows rows per snapshot chunk
+ * @param serverTimeZone the source's zone for TIMESTAMP columns; empty = ask the server
+ */
+public record SyncSettings(
+    List<String> tables,
+    List<String> exclude,
+    Optional<String> targetNamespace,
+    Duration checkpointInterval,
+    int parallelism,
+    int chunkRows,
+    Optional<String> serverTimeZone) {
+
+  public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
+  public static final int DEFAULT_PARALLELISM = 2;
+  public static final int DEFAULT_CHUNK_ROWS = 8096;
+
+  public SyncSettings {
+    tables = List.copyOf(requireNonNull(tables, "tables is null"));
+    exclude = List.copyOf(requireNonNull(exclude, "exclude is null"));
+    requireNonNull(targetNamespace, "targetNamespace is null");
+    requireNonNull(checkpointInterval, "checkpointInterval is null");
+    requireNonNull(serverTimeZone, "serverTimeZone is null");
+  }
+
+  public static SyncSettings defaults() {
+    return new SyncSettings(
+        List.of(),
+        List.of(),
+        Optional.empty(),
+        DEFAULT_CHECKPOINT_INTERVAL,
+        DEFAULT_PARALLELISM,
+        DEFAULT_CHUNK_ROWS,
+        Optional.empty());
+  }
+}
