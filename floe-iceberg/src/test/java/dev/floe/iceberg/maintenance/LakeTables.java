@@ -171,12 +171,18 @@ final class LakeTables {
     return rows;
   }
 
-  /** Asserts that every file any snapshot, statistics entry or metadata log entry names exists. */
+  /**
+   * Asserts that the current metadata file and every file any snapshot or statistics entry names
+   * exists. (Metadata log entries beyond the retained versions are deleted on purpose.)
+   */
   static void assertEveryReferencedFileExists(Table table) {
     table.refresh();
     Set<String> missing = new TreeSet<>();
-    for (String location :
-        FileReachability.scan(TableSnapshot.metadataOf(table), table.io()).all()) {
+    Set<String> referenced =
+        FileReachability.scan(TableSnapshot.metadataOf(table), table.io())
+            .snapshotAndStatisticsFiles();
+    referenced.add(TableSnapshot.metadataOf(table).metadataFileLocation());
+    for (String location : referenced) {
       if (!table.io().newInputFile(location).exists()) {
         missing.add(location);
       }
