@@ -26,17 +26,44 @@ public final class ReachableLocations {
     CONFLICT
   }
 
-  private final Map<String, List<FileLocation>> byPath = new HashMap<>();
+  /** Path to its one location, or to a list when several spellings share the path. */
+  private final Map<String, Object> byPath;
+
   private final int size;
 
   public ReachableLocations(Collection<String> locations) {
+    byPath = new HashMap<>(Math.max(16, locations.size() * 4 / 3 + 1));
     int count = 0;
     for (String location : locations) {
       FileLocation parsed = FileLocation.parse(location);
-      byPath.computeIfAbsent(parsed.path(), path -> new ArrayList<>(1)).add(parsed);
+      byPath.merge(parsed.path(), parsed, ReachableLocations::add);
       count++;
     }
     this.size = count;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Object add(Object existing, Object added) {
+    List<FileLocation> all;
+    if (existing instanceof List<?> list) {
+      all = (List<FileLocation>) list;
+    } else {
+      all = new ArrayList<>(2);
+      all.add((FileLocation) existing);
+    }
+    all.add((FileLocation) added);
+    return all;
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<FileLocation> samePathList(String path) {
+    Object found = byPath.get(path);
+    if (found == null) {
+      return null;
+    }
+    return found instanceof List<?> list
+        ? (List<FileLocation>) list
+        : List.of((FileLocation) found);
   }
 
   /** How many locations were given (spellings of one file count once each). */
@@ -49,7 +76,7 @@ public final class ReachableLocations {
   }
 
   public Match match(FileLocation listed) {
-    List<FileLocation> samePath = byPath.get(listed.path());
+    List<FileLocation> samePath = samePathList(listed.path());
     if (samePath == null) {
       return Match.UNREFERENCED;
     }
@@ -63,7 +90,7 @@ public final class ReachableLocations {
 
   /** A reachable location with the same path as the listed one, for conflict messages. */
   public Optional<FileLocation> samePath(FileLocation listed) {
-    List<FileLocation> samePath = byPath.get(listed.path());
+    List<FileLocation> samePath = samePathList(listed.path());
     return samePath == null ? Optional.empty() : Optional.of(samePath.get(0));
   }
 }
