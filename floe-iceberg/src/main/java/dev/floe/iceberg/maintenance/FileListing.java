@@ -12,6 +12,8 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
 /** Lists every file under a location through the table's own FileIO. */
 final class FileListing {
 
+  private static final int LIST_ATTEMPTS = 3;
+
   private FileListing() {}
 
   /**
@@ -28,24 +30,33 @@ final class FileListing {
               + ", which cannot list files, so orphan files cannot be found. Nothing was changed."
               + " Configure a FileIO that supports listing (HadoopFileIO, S3FileIO, ...).");
     }
-    List<ListedFile> files = new ArrayList<>();
-    try {
-      for (FileInfo file : prefixes.listPrefix(location)) {
-        files.add(
-            new ListedFile(
-                file.location(), file.size(), Instant.ofEpochMilli(file.createdAtMillis())));
+    // A writer may delete its own files while the listing runs (a retried commit removes the
+    // manifest list it wrote first); some FileIOs then fail the whole listing. Such a file is no
+    // orphan candidate anyway, so list again; after three failures, give up and delete nothing.
+    RuntimeException failure = null;
+    for (int attempt = 1; attempt <= LIST_ATTEMPTS; attempt++) {
+      try {
+        List<ListedFile> files = new ArrayList<>();
+        for (FileInfo file : prefixes.listPrefix(location)) {
+          files.add(
+              new ListedFile(
+                  file.location(), file.size(), Instant.ofEpochMilli(file.createdAtMillis())));
+        }
+        return files;
+      } catch (RuntimeException e) {
+        failure = e;
       }
-    } catch (RuntimeException e) {
-      throw FloeException.sourceUnavailable(
-          "Cannot list "
-              + location
-              + " of table "
-              + table
-              + ": "
-              + e.getMessage()
-              + ". Nothing was changed.",
-          e);
     }
-    return files;
+    throw FloeException.sourceUnavailable(
+        "Cannot list "
+            + location
+            + " of table "
+            + table
+            + " ("
+            + LIST_ATTEMPTS
+            + " attempts): "
+            + failure.getMessage()
+            + ". Nothing was changed.",
+        failure);
   }
 }
