@@ -10,8 +10,8 @@ import java.util.List;
  * What orphan (or metadata) cleanup would delete, and what it keeps and why.
  *
  * @param orphans unreferenced files older than the threshold: deleted, unless there are conflicts
- * @param tooYoung unreferenced files younger than the threshold: kept (a writer may still commit
- *     them)
+ * @param tooYoung unreferenced files younger than the threshold, or whose age the listing did not
+ *     report: kept (a writer may still commit them)
  * @param conflicts listed files whose path the metadata references under another scheme or
  *     authority: while there is one, nothing is deleted
  * @param referencedCount listed files the metadata references

@@ -40,7 +40,11 @@ public final class OrphanPlanner {
                 new PathConflict(
                     file.location(), reachable.samePath(location).orElseThrow().toString()));
         case UNREFERENCED -> {
-          if (file.modifiedAt().isBefore(cutoff)) {
+          // A listing that reports no time (0, the epoch) would make every file look ancient: an
+          // unknown age is treated as young (compare apache/amoro#2925, uncommitted files
+          // deleted when the age threshold "did not take effect").
+          boolean ageKnown = file.modifiedAt().isAfter(Instant.EPOCH);
+          if (ageKnown && file.modifiedAt().isBefore(cutoff)) {
             orphans.add(file);
           } else {
             tooYoung.add(file);

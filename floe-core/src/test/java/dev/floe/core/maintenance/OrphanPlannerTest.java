@@ -119,6 +119,19 @@ class OrphanPlannerTest {
   }
 
   @Test
+  void filesWhoseAgeTheListingDoesNotReportAreKept() {
+    OrphanPlan plan =
+        planner.plan(
+            List.of(new ListedFile("/w/t/data/no-time.parquet", 5, Instant.EPOCH)),
+            new ReachableLocations(List.of()),
+            Duration.ofDays(3),
+            NOW);
+
+    assertThat(plan.deletable()).isEmpty();
+    assertThat(plan.tooYoung()).hasSize(1);
+  }
+
+  @Test
   void metadataCleanupKeepsCurrentRetainedVersionsAndReachableFiles() {
     String dir = "file:/w/t/metadata/";
     List<ListedFile> listed =
