@@ -19,7 +19,8 @@ import java.util.stream.Stream;
 public final class BenchMain {
 
   private static final List<Benchmark> BENCHMARKS =
-      List.of(new CatalogCommitBenchmark(), new SyncSnapshotBenchmark());
+      List.of(
+          new CatalogCommitBenchmark(), new SyncSnapshotBenchmark(), new OrphanPlanningBenchmark());
 
   private BenchMain() {}
 

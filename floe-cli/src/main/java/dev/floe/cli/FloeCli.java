@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.floe.core.error.FloeException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,18 +25,29 @@ public final class FloeCli {
   private final PrintWriter err;
   private final Map<String, String> environment;
   private final Path workingDirectory;
+  private final Clock clock;
 
   public FloeCli(
       PrintWriter out, PrintWriter err, Map<String, String> environment, Path workingDirectory) {
+    this(out, err, environment, workingDirectory, Clock.systemUTC());
+  }
+
+  public FloeCli(
+      PrintWriter out,
+      PrintWriter err,
+      Map<String, String> environment,
+      Path workingDirectory,
+      Clock clock) {
     this.out = requireNonNull(out, "out is null");
     this.err = requireNonNull(err, "err is null");
     this.environment = Map.copyOf(requireNonNull(environment, "environment is null"));
     this.workingDirectory = requireNonNull(workingDirectory, "workingDirectory is null");
+    this.clock = requireNonNull(clock, "clock is null");
   }
 
   /** Runs the command line and returns the exit code. */
   public int run(String... args) {
-    FloeCommand root = new FloeCommand(environment, workingDirectory);
+    FloeCommand root = new FloeCommand(environment, workingDirectory, clock);
     CommandLine commandLine = new CommandLine(root);
     commandLine.setOut(out);
     commandLine.setErr(err);

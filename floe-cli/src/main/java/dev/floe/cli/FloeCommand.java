@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -32,7 +33,17 @@ import picocli.CommandLine.Spec;
       "Floe keeps an Apache Iceberg lakehouse fed, healthy and trustworthy.",
       "Global options go before the command; every command has --help."
     },
-    subcommands = {DemoCommand.class, DoctorCommand.class, SyncCommand.class, ConfigCommand.class})
+    subcommands = {
+      DemoCommand.class,
+      DoctorCommand.class,
+      SyncCommand.class,
+      ConfigCommand.class,
+      ExpireCommand.class,
+      CleanOrphansCommand.class,
+      CleanMetadataCommand.class,
+      RemoveDanglingDeletesCommand.class,
+      CheckHistoryCommand.class
+    })
 public final class FloeCommand implements Runnable {
 
   @Option(
@@ -57,12 +68,23 @@ public final class FloeCommand implements Runnable {
 
   private final Map<String, String> environment;
   private final Path workingDirectory;
+  private final Clock clock;
   private FloeSettings settings;
   private Optional<Path> logFile = Optional.empty();
 
   FloeCommand(Map<String, String> environment, Path workingDirectory) {
+    this(environment, workingDirectory, Clock.systemUTC());
+  }
+
+  FloeCommand(Map<String, String> environment, Path workingDirectory, Clock clock) {
     this.environment = requireNonNull(environment, "environment is null");
     this.workingDirectory = requireNonNull(workingDirectory, "workingDirectory is null");
+    this.clock = requireNonNull(clock, "clock is null");
+  }
+
+  /** The clock every command reads the time from. */
+  Clock clock() {
+    return clock;
   }
 
   @Override

@@ -22,12 +22,31 @@ class FloeCommandTest {
     assertThat(run.out())
         .contains("Usage: floe [-hV] [--verbose] [--config=FILE] [--data-dir=DIR] [COMMAND]");
     assertThat(new CommandLine(new FloeCommand(Map.of(), directory)).getSubcommands().keySet())
-        .containsExactly("demo", "doctor", "sync", "config");
+        .containsExactly(
+            "demo",
+            "doctor",
+            "sync",
+            "config",
+            "expire",
+            "clean-orphans",
+            "clean-metadata",
+            "remove-dangling-deletes",
+            "check-history");
   }
 
   @Test
   void everyCommandHasHelp() {
-    for (String command : List.of("demo", "doctor", "sync", "config")) {
+    for (String command :
+        List.of(
+            "demo",
+            "doctor",
+            "sync",
+            "config",
+            "expire",
+            "clean-orphans",
+            "clean-metadata",
+            "remove-dangling-deletes",
+            "check-history")) {
       CliRun run = CliRun.run(directory, command, "--help");
 
       assertThat(run.exitCode()).as(command).isZero();

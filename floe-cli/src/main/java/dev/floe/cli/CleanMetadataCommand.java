@@ -1,0 +1,82 @@
+package dev.floe.cli;
+
+import dev.floe.core.maintenance.MaintenancePolicy;
+import dev.floe.iceberg.FloeCatalog;
+import dev.floe.iceberg.maintenance.MaintenanceTables;
+import dev.floe.iceberg.maintenance.MetadataCleaner;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import org.apache.iceberg.Table;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code floe clean-metadata NS.TABLE}: delete old metadata files and unreachable manifests. */
+@Command(
+    name = "clean-metadata",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Delete, from the table's metadata directory, *.metadata.json files beyond the retained"
+          + " versions (floe.metadata.retained-versions, default: the whole metadata log) and"
+          + " manifests, manifest lists and statistics files no snapshot references; only files"
+          + " older than floe.orphan.min-age (default 3d). See docs/maintenance.md.",
+      "Exit code: 0 done, 2 refused (unknown table, gc.enabled=false, unsafe age, bad option)."
+    })
+final class CleanMetadataCommand implements Callable<Integer> {
+
+  @ParentCommand FloeCommand floe;
+
+  @Parameters(paramLabel = "NS.TABLE", description = "The table, e.g. shop.orders.")
+  String table;
+
+  @Option(
+      names = "--dry-run",
+      description = "Print what would be deleted (paths, count, bytes); change nothing.")
+  boolean dryRun;
+
+  @Option(
+      names = "--retain-versions",
+      paramLabel = "N",
+      description =
+          "Keep the newest N previous metadata files (default: floe.metadata.retained-versions).")
+  Integer retainVersions;
+
+  @Option(
+      names = "--older-than",
+      paramLabel = "DURATION",
+      description = "Only delete files older than this (default: floe.orphan.min-age, 3d).")
+  String olderThan;
+
+  @Option(names = "--force", description = "Allow --older-than below 1h.")
+  boolean force;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = floe.spec.commandLine().getOut();
+    try (FloeCatalog catalog = MaintenanceSupport.openCatalog(floe.settings())) {
+      Table loaded = MaintenanceTables.load(catalog.catalog(), table);
+      MaintenancePolicy policy = MaintenancePolicy.fromProperties(table, loaded.properties());
+      policy =
+          MaintenanceSupport.duration("--older-than", olderThan)
+              .map(policy::withOrphanMinAge)
+              .orElse(policy);
+      policy =
+          MaintenanceSupport.atLeast("--retain-versions", retainVersions, 0)
+              .map(policy::withRetainedMetadataVersions)
+              .orElse(policy);
+      String source = MaintenanceSupport.orphanAgeSource(olderThan);
+      Instant now = floe.clock().instant();
+      MetadataCleaner cleaner = new MetadataCleaner();
+      if (dryRun) {
+        var preview = cleaner.preview(table, loaded, policy, source, force, now).preview();
+        MaintenanceSupport.printPreview(out, preview, true);
+        return MaintenanceSupport.exitCode(preview);
+      }
+      return MaintenanceSupport.printOutcome(
+          out, cleaner.run(table, loaded, policy, source, force, now));
+    }
+  }
+}
