@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.util.Collector;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Types;
@@ -142,7 +143,15 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
     Object[] values = new Object[columns.size()];
     for (int i = 0; i < values.length; i++) {
       Field field = row.schema().field(columns.get(i).name());
-      values[i] = field == null ? null : tableConverters[i].convert(row.get(field), field.schema());
+      try {
+        values[i] =
+            field == null ? null : tableConverters[i].convert(row.get(field), field.schema());
+      } catch (IllegalArgumentException
+          | ArithmeticException
+          | ClassCastException unrepresentable) {
+        // The same row fails the same way after every restart: fail the job once, with the reason.
+        throw new SuppressRestartsException(unrepresentable);
+      }
     }
     return values;
   }

@@ -69,10 +69,18 @@ public final class RunningSync implements AutoCloseable {
     client.getJobExecutionResult().get();
   }
 
+  /** Cancels the job if it still runs; a job that already ended (and its cluster) is left alone. */
   @Override
   public void close() throws Exception {
-    if (!client.getJobStatus().get().isGloballyTerminalState()) {
-      client.cancel().get(60, TimeUnit.SECONDS);
+    if (client.getJobExecutionResult().isDone()) {
+      return;
+    }
+    try {
+      if (!client.getJobStatus().get().isGloballyTerminalState()) {
+        client.cancel().get(60, TimeUnit.SECONDS);
+      }
+    } catch (IllegalStateException | ExecutionException alreadyGone) {
+      // the local cluster shut down with the job between the check and the call
     }
   }
 }

@@ -42,6 +42,9 @@ public final class SyncRunner {
 
   private static final Logger LOG = LoggerFactory.getLogger(SyncRunner.class);
 
+  /** Consecutive restarts of a failing job before it fails for good (about 4 minutes). */
+  static final int RESTART_ATTEMPTS = 10;
+
   private final FloeCatalog catalog;
   private final MySqlConnections connections;
 
@@ -102,6 +105,14 @@ public final class SyncRunner {
         ExecutionCheckpointingOptions.EXTERNALIZED_CHECKPOINT,
         org.apache.flink.streaming.api.environment.CheckpointConfig.ExternalizedCheckpointCleanup
             .RETAIN_ON_CANCELLATION);
+    // Retry a failing job a bounded number of times (backing off from 1 s to 30 s), then fail
+    // visibly: a sync that cannot make progress must say why instead of retrying silently.
+    configuration.setString("restart-strategy.type", "exponential-delay");
+    configuration.setString("restart-strategy.exponential-delay.initial-backoff", "1 s");
+    configuration.setString("restart-strategy.exponential-delay.max-backoff", "30 s");
+    configuration.setString(
+        "restart-strategy.exponential-delay.attempts-before-reset-backoff",
+        Integer.toString(RESTART_ATTEMPTS));
     Optional<Path> restorePoint = latestRestorePoint(options.stateDirectory());
     restorePoint.ifPresent(
         path -> configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, path.toUri().toString()));
