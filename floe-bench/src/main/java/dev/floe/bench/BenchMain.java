@@ -20,7 +20,10 @@ public final class BenchMain {
 
   private static final List<Benchmark> BENCHMARKS =
       List.of(
-          new CatalogCommitBenchmark(), new SyncSnapshotBenchmark(), new OrphanPlanningBenchmark());
+          new CatalogCommitBenchmark(),
+          new SyncSnapshotBenchmark(),
+          new SyncFreshnessBenchmark(),
+          new OrphanPlanningBenchmark());
 
   private BenchMain() {}
 
