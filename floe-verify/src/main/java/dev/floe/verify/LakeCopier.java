@@ -173,6 +173,10 @@ public final class LakeCopier {
         return column.kind().sqlText(column.quoted());
       case BIT:
         return "CAST(" + column.quoted() + " AS UNSIGNED)";
+      case FLOATING:
+        // the text protocol prints a FLOAT with 6 digits (16777216 as 16777200); as a DOUBLE it
+        // is exact
+        return "CAST(" + column.quoted() + " AS DOUBLE)";
       default:
         return column.quoted();
     }
@@ -194,8 +198,8 @@ public final class LakeCopier {
             : decimal.setScale(
                 ((Types.DecimalType) type).scale(), java.math.RoundingMode.UNNECESSARY);
       case FLOAT:
-        float single = result.getFloat(index);
-        return result.wasNull() ? null : single;
+        double single = result.getDouble(index);
+        return result.wasNull() ? null : (float) single;
       case DOUBLE:
         double dual = result.getDouble(index);
         return result.wasNull() ? null : dual;

@@ -240,6 +240,13 @@ public enum ColumnKind {
       decimal = d;
     } else if (value instanceof Integer || value instanceof Long) {
       decimal = BigDecimal.valueOf(((Number) value).longValue());
+    } else if (value instanceof CharSequence text) {
+      // DECIMAL(p > 38, s) is a string in the lake
+      try {
+        decimal = new BigDecimal(text.toString());
+      } catch (NumberFormatException e) {
+        return text.toString();
+      }
     } else {
       throw new IllegalArgumentException(
           "a " + value.getClass().getSimpleName() + " cannot be compared as a decimal");

@@ -4,14 +4,13 @@ import java.math.BigDecimal;
 
 /**
  * Formats a double the way MariaDB's {@code CAST(double AS CHAR)} does: the shortest decimal digits
- * that round-trip, in plain notation when the decimal exponent is between -14 and 15 (at most 22
- * characters of fraction, further digits cut), else as {@code d.ddde±x}.
+ * that round-trip ({@code digits} with the decimal point after {@code decpt} of them), in plain
+ * notation when {@code -14 <= decpt <= 0}, or {@code 0 < decpt} and either the point falls inside
+ * the digits or {@code decpt <= 15}; otherwise as {@code d.ddde±x}.
  *
  * <p>Verified against MariaDB 10.11; MySQL 8 prints doubles differently and is untested.
  */
 public final class DoubleText {
-
-  private static final int PLAIN_WIDTH = 22;
 
   private DoubleText() {}
 
@@ -44,7 +43,11 @@ public final class DoubleText {
     // value = 0.digits * 10^decimalPoint
     int decimalPoint = digits.length() - shortest.scale();
     String sign = value < 0 ? "-" : "";
-    if (decimalPoint > 15 || decimalPoint < -14) {
+    boolean plainFits =
+        decimalPoint <= 0
+            ? decimalPoint >= -14
+            : decimalPoint < digits.length() || decimalPoint <= 15;
+    if (!plainFits) {
       String mantissa =
           digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
       return sign + mantissa + "e" + (decimalPoint - 1);
@@ -52,9 +55,6 @@ public final class DoubleText {
     String plain;
     if (decimalPoint <= 0) {
       plain = "0." + "0".repeat(-decimalPoint) + digits;
-      if (plain.length() > PLAIN_WIDTH) {
-        plain = plain.substring(0, PLAIN_WIDTH);
-      }
     } else if (decimalPoint < digits.length()) {
       plain = digits.substring(0, decimalPoint) + "." + digits.substring(decimalPoint);
     } else {
