@@ -32,7 +32,12 @@ import picocli.CommandLine.Spec;
       "Floe keeps an Apache Iceberg lakehouse fed, healthy and trustworthy.",
       "Global options go before the command; every command has --help."
     },
-    subcommands = {DemoCommand.class, DoctorCommand.class, ConfigCommand.class})
+    subcommands = {
+      DemoCommand.class,
+      DoctorCommand.class,
+      VerifyCommand.class,
+      ConfigCommand.class
+    })
 public final class FloeCommand implements Runnable {
 
   @Option(
@@ -108,6 +113,11 @@ public final class FloeCommand implements Runnable {
 
   Optional<Path> configFile() {
     return Optional.ofNullable(configFile).map(workingDirectory::resolve);
+  }
+
+  /** Where relative paths given on the command line are resolved. */
+  Path workingDirectory() {
+    return workingDirectory;
   }
 
   Map<String, String> environment() {
