@@ -3,10 +3,9 @@ package dev.floe.core.verify;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.zip.CRC32;
 
 /**
  * The normalized text of a row and its 64-bit hash, built the same way in Java (from Iceberg
@@ -68,14 +67,18 @@ public final class RowText {
 
   /** The row's text: all columns when it is in the window, else its key only. */
   public String rowText(List<String> texts, boolean full) {
-    StringBuilder text = new StringBuilder(full ? "R" : "K");
+    StringBuilder text = new StringBuilder();
     if (full) {
+      text.append('R');
       for (int i = 0; i < texts.size(); i++) {
         text.append(',').append(encoded(shape.columns().get(i), texts.get(i)));
       }
     } else {
       for (int position : keyPositions) {
-        text.append(',').append(encoded(shape.columns().get(position), texts.get(position)));
+        if (text.length() > 0) {
+          text.append(',');
+        }
+        text.append(encoded(shape.columns().get(position), texts.get(position)));
       }
     }
     return text.toString();
@@ -91,22 +94,11 @@ public final class RowText {
     return text;
   }
 
-  /** The first 64 bits of the MD5 of the UTF-8 text, big-endian; what the SQL computes. */
+  /** CRC32 of the UTF-8 text, as MySQL's {@code CRC32()} computes it. */
   public static long hash(String rowText) {
-    byte[] digest = md5().digest(rowText.getBytes(StandardCharsets.UTF_8));
-    long hash = 0;
-    for (int i = 0; i < 8; i++) {
-      hash = (hash << 8) | (digest[i] & 0xff);
-    }
-    return hash;
-  }
-
-  private static MessageDigest md5() {
-    try {
-      return MessageDigest.getInstance("MD5");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has MD5", e);
-    }
+    CRC32 crc = new CRC32();
+    crc.update(rowText.getBytes(StandardCharsets.UTF_8));
+    return crc.getValue();
   }
 
   // ---- the same in SQL ----
@@ -130,17 +122,19 @@ public final class RowText {
       full.append(", ',', ").append(sqlValue(column));
     }
     full.append(')');
-    StringBuilder key = new StringBuilder("CONCAT('K'");
+    // key columns are never NULL and never strings: their text needs no encoding
+    List<String> keyTexts = new ArrayList<>();
     for (VerifyColumn column : shape.keyColumns()) {
-      key.append(", ',', ").append(sqlValue(column));
+      keyTexts.add(column.kind().sqlText(column.quoted()));
     }
-    key.append(')');
+    String key =
+        keyTexts.size() == 1 ? keyTexts.get(0) : "CONCAT(" + String.join(", ',', ", keyTexts) + ")";
     return "IF(" + shape.timeColumn().quoted() + " >= ?, " + full + ", " + key + ")";
   }
 
-  /** The SQL expression of the row hash as an unsigned 64-bit number (one parameter). */
+  /** The SQL expression of the row hash (one parameter). */
   public String sqlRowHash() {
-    return "CAST(CONV(LEFT(MD5(" + sqlRowText() + "), 16), 16, 10) AS UNSIGNED)";
+    return "CRC32(" + sqlRowText() + ")";
   }
 
   /** The SQL condition that keeps the compared rows (one parameter: the cutoff). */

@@ -63,15 +63,16 @@ class RowTextTest {
     assertThat(withNull).isEqualTo("R,1,N,1.00,2026-01-01 00:00:00.000000");
     assertThat(withEmpty).isEqualTo("R,1,0:,1.00,2026-01-01 00:00:00.000000");
     assertThat(withN).isEqualTo("R,1,1:N,1.00,2026-01-01 00:00:00.000000");
-    assertThat(rows.rowText(Arrays.asList("1", "é", "1.00", null), false)).isEqualTo("K,1");
+    assertThat(rows.rowText(Arrays.asList("1", "é", "1.00", null), false)).isEqualTo("1");
     assertThat(rows.rowText(Arrays.asList("1", "é", "1.00", null), true))
         .isEqualTo("R,1,1:é,1.00,N");
   }
 
   @Test
-  void hashIsTheFirst64BitsOfMd5AsMySqlComputesThem() {
-    // MariaDB: SELECT CAST(CONV(LEFT(MD5('abc'), 16), 16, 10) AS UNSIGNED) = 10376663631224000432
-    assertThat(Long.toUnsignedString(RowText.hash("abc"))).isEqualTo("10376663631224000432");
+  void hashIsCrc32AsMySqlComputesIt() {
+    // MariaDB: SELECT CRC32('abc') = 891568578, CRC32(_utf8mb4 x'C3A9') = 235179326
+    assertThat(RowText.hash("abc")).isEqualTo(891568578L);
+    assertThat(RowText.hash("é")).isEqualTo(235179326L);
   }
 
   @Test
@@ -83,7 +84,7 @@ class RowTextTest {
                 + " utf8mb4)), 'N')");
     assertThat(rows.sqlRowText())
         .startsWith("IF(`updated_at` >= ?, CONCAT('R', ',', IFNULL(CAST(`id` AS CHAR), 'N')")
-        .endsWith(", CONCAT('K', ',', IFNULL(CAST(`id` AS CHAR), 'N')))");
+        .endsWith(", CAST(`id` AS CHAR))");
     assertThat(rows.sqlComparedFilter()).isEqualTo("(`updated_at` < ? OR `updated_at` IS NULL)");
   }
 
