@@ -11,11 +11,13 @@ import dev.floe.core.verify.SliceDigest;
 import dev.floe.core.verify.TableShape;
 import dev.floe.core.verify.TimeBounds;
 import dev.floe.core.verify.VerifyColumn;
+import dev.floe.core.verify.VerifyReport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,6 +100,61 @@ final class IcebergSliceReader {
           digest.add(RowText.hash(rowText.rowText(texts, full)));
         });
     return digest.digest();
+  }
+
+  /** The (key, row hash) of the compared lake rows of a range, for bisection in memory. */
+  LakeKeyIndex index(KeyRange range) {
+    List<Map.Entry<RowKey, Long>> entries = new ArrayList<>();
+    scan(
+        range,
+        record -> {
+          String time = text(record, timePosition);
+          if (!bounds.compared(time)) {
+            return;
+          }
+          boolean full = bounds.inWindow(time);
+          List<String> texts = full ? allTexts(record) : keyTexts(record, time);
+          entries.add(Map.entry(rowText.key(texts), RowText.hash(rowText.rowText(texts, full))));
+        });
+    Comparator<RowKey> order = VerifyReport.keyOrder(shape.keyColumns());
+    entries.sort(Map.Entry.comparingByKey(order));
+    long[] hashes = new long[entries.size()];
+    for (int i = 0; i < hashes.length; i++) {
+      hashes[i] = entries.get(i).getValue();
+    }
+    return new LakeKeyIndex(entries.stream().map(Map.Entry::getKey).toList(), hashes, order);
+  }
+
+  /**
+   * The compared lake rows of several disjoint ranges inside {@code within}, sorted by key, in one
+   * read: one map per range, in the order given.
+   */
+  List<Map<RowKey, ComparedRow>> rows(KeyRange within, List<KeyRange> ranges) {
+    Comparator<RowKey> order = VerifyReport.keyOrder(shape.keyColumns());
+    List<Map<RowKey, ComparedRow>> rows = new ArrayList<>();
+    ranges.forEach(range -> rows.add(new HashMap<>()));
+    scan(
+        within,
+        record -> {
+          String time = text(record, timePosition);
+          if (!bounds.compared(time)) {
+            return;
+          }
+          List<String> texts = allTexts(record);
+          RowKey key = rowText.key(texts);
+          for (int i = 0; i < ranges.size(); i++) {
+            if (contains(ranges.get(i), key, order)) {
+              rows.get(i).put(key, new ComparedRow(texts, bounds.inWindow(time)));
+              return;
+            }
+          }
+        });
+    return rows;
+  }
+
+  private static boolean contains(KeyRange range, RowKey key, Comparator<RowKey> order) {
+    return range.lower().map(lower -> order.compare(key, lower) >= 0).orElse(true)
+        && range.upper().map(upper -> order.compare(key, upper) < 0).orElse(true);
   }
 
   /** The compared lake rows of a range, normalized, by key. */

@@ -243,17 +243,35 @@ public final class Verifier {
           done, found, finished, rows.get(), Duration.ofNanos(System.nanoTime() - started));
     }
 
-    /** Narrows a mismatching slice down to rows. */
+    /**
+     * Narrows a mismatching slice down to rows: the lake side of the slice is read once into a
+     * sorted (key, hash) index, sub-ranges are digested from it, and the lake rows of all leaf
+     * ranges are read in one more pass.
+     */
     private void resolve(Slice slice) {
+      LakeKeyIndex index = lake.index(slice.range());
+      List<KeyRange> leaves = new ArrayList<>();
+      narrow(slice, index, leaves);
+      if (leaves.isEmpty()) {
+        return;
+      }
+      List<Map<RowKey, ComparedRow>> lakeRows = lake.rows(slice.range(), leaves);
+      for (int i = 0; i < leaves.size(); i++) {
+        compareRows(source.rows(leaves.get(i)), lakeRows.get(i));
+      }
+    }
+
+    /** Adds the key-ordered leaf ranges of a mismatching slice that need a row comparison. */
+    private void narrow(Slice slice, LakeKeyIndex index, List<KeyRange> leaves) {
       if (bisection.compareRows(slice)) {
-        compareRows(slice.range());
+        leaves.add(slice.range());
         return;
       }
       long offset = bisection.splitOffset(slice);
       Optional<RowKey> middle = source.keyAt(slice.range(), offset);
       if (middle.isEmpty()) {
         // fewer MySQL keys than estimated (the last slice): the range holds at most offset keys
-        resolve(new Slice(slice.range(), offset));
+        narrow(new Slice(slice.range(), offset), index, leaves);
         return;
       }
       List<Slice> halves =
@@ -261,15 +279,14 @@ public final class Verifier {
               new Slice(new KeyRange(slice.range().lower(), middle), offset),
               new Slice(new KeyRange(middle, slice.range().upper()), slice.keys() - offset));
       for (Slice half : halves) {
-        if (!source.digest(half.range()).equals(lake.digest(half.range()))) {
-          resolve(half);
+        if (!source.digest(half.range()).equals(index.digest(half.range()))) {
+          narrow(half, index, leaves);
         }
       }
     }
 
-    private void compareRows(KeyRange range) {
-      Map<RowKey, ComparedRow> sourceRows = source.rows(range);
-      Map<RowKey, ComparedRow> lakeRows = lake.rows(range);
+    private void compareRows(
+        Map<RowKey, ComparedRow> sourceRows, Map<RowKey, ComparedRow> lakeRows) {
       RowDifferences found = RowDifferences.compare(source.shape(), sourceRows, lakeRows);
       if (found.isEmpty()) {
         return;

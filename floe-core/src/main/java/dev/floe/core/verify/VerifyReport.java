@@ -81,7 +81,8 @@ public record VerifyReport(
         elapsed);
   }
 
-  static Comparator<RowKey> keyOrder(List<VerifyColumn> keyColumns) {
+  /** The order of keys in MySQL and the lake: numeric for integer and decimal columns. */
+  public static Comparator<RowKey> keyOrder(List<VerifyColumn> keyColumns) {
     return (left, right) -> {
       for (int i = 0; i < keyColumns.size(); i++) {
         String a = left.values().get(i);
