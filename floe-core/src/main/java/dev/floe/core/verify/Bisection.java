@@ -8,7 +8,7 @@ package dev.floe.core.verify;
  */
 public record Bisection(int rowLimit) {
 
-  public static final Bisection DEFAULT = new Bisection(1_000);
+  public static final Bisection DEFAULT = new Bisection(100);
 
   public Bisection {
     if (rowLimit < 1) {
