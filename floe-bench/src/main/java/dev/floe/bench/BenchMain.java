@@ -23,7 +23,8 @@ public final class BenchMain {
           new CatalogCommitBenchmark(),
           new SyncSnapshotBenchmark(),
           new SyncFreshnessBenchmark(),
-          new OrphanPlanningBenchmark());
+          new OrphanPlanningBenchmark(),
+          new VerifyBenchmark());
 
   private BenchMain() {}
 

@@ -37,6 +37,7 @@ import picocli.CommandLine.Spec;
       DemoCommand.class,
       DoctorCommand.class,
       SyncCommand.class,
+      VerifyCommand.class,
       ConfigCommand.class,
       ExpireCommand.class,
       CleanOrphansCommand.class,
@@ -130,6 +131,11 @@ public final class FloeCommand implements Runnable {
 
   Optional<Path> configFile() {
     return Optional.ofNullable(configFile).map(workingDirectory::resolve);
+  }
+
+  /** Where relative paths given on the command line are resolved. */
+  Path workingDirectory() {
+    return workingDirectory;
   }
 
   Map<String, String> environment() {

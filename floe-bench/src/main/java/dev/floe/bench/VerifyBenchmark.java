@@ -1,0 +1,313 @@
+package dev.floe.bench;
+
+import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.source.MySqlSourceAddress;
+import dev.floe.core.verify.DifferenceKind;
+import dev.floe.core.verify.RowText;
+import dev.floe.core.verify.SliceDigest;
+import dev.floe.core.verify.VerifyReport;
+import dev.floe.iceberg.CatalogFactory;
+import dev.floe.iceberg.FloeCatalog;
+import dev.floe.mysql.MySqlConnections;
+import dev.floe.testing.MariaDbServer;
+import dev.floe.verify.LakeCopier;
+import dev.floe.verify.Verifier;
+import dev.floe.verify.VerifyOptions;
+import dev.floe.verify.VerifyProgress;
+import dev.floe.verify.VerifyRequest;
+import dev.floe.verify.VerifyResult;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+
+/**
+ * {@code floe verify} on a table of snowflake ids against (a) one plain full scan of the MySQL
+ * table and (b) a full extract (every row pulled and compared in Floe), in one run: time, and bytes
+ * MySQL sent (its {@code Bytes_sent} counter).
+ */
+final class VerifyBenchmark implements Benchmark {
+
+  private static final long BASE_ID = 1_420_000_000_000_000_000L;
+  private static final String CUTOFF = "2026-01-01";
+  private static final int HISTORY_DAYS = 60;
+
+  @Override
+  public String name() {
+    return "verify";
+  }
+
+  @Override
+  public String description() {
+    return "floe verify vs a plain full scan and a full-extract compare (--rows, default 1000000;"
+        + " --threads, default 2)";
+  }
+
+  @Override
+  public BenchmarkResult run(BenchmarkContext context) throws Exception {
+    int rows = context.intParameter("rows", 1_000_000);
+    int threads = context.intParameter("threads", 2);
+    try (MariaDbServer server =
+            MariaDbServer.builder()
+                .binlog(false)
+                .directory(context.scratchDirectory().resolve("mariadb"))
+                .argument("--innodb-buffer-pool-size=4G")
+                .start();
+        FloeCatalog catalog =
+            new CatalogFactory()
+                .open(CatalogSettings.embedded(), context.scratchDirectory().resolve("lake"))) {
+      String database = server.createDatabase("bench");
+      long started = System.nanoTime();
+      createOrders(server, database, rows);
+      System.out.printf("loaded %d rows into MariaDB in %.1f s%n", rows, seconds(started));
+      started = System.nanoTime();
+      TableIdentifier target = TableIdentifier.of(database, "orders");
+      try (Connection connection = server.rootConnection()) {
+        new LakeCopier(100_000)
+            .copy(
+                connection,
+                LakeCopier.shape(connection, database, "orders", "updated_at"),
+                catalog.catalog(),
+                target);
+      }
+      System.out.printf("copied them to the lake in %.1f s%n", seconds(started));
+      MySqlSourceAddress source =
+          MySqlSourceAddress.parse(server.sourceUrl("root", "", database), "source");
+      Table lake = catalog.catalog().loadTable(target);
+
+      // warm the buffer pool and the JIT once; every measured phase then reads from memory
+      fullScan(server, database);
+      Phase scan = measure(server, () -> fullScan(server, database));
+      Phase extract = measure(server, () -> fullExtract(server, database, lake));
+      VerifyResult[] equal = new VerifyResult[1];
+      Phase verifyEqual =
+          measure(server, () -> equal[0] = verify(source, database, target, catalog, threads));
+      int changed = injectDifferences(server, database, rows);
+      VerifyResult[] different = new VerifyResult[1];
+      Phase verifyDifferent =
+          measure(server, () -> different[0] = verify(source, database, target, catalog, threads));
+
+      VerifyReport equalReport = equal[0].report();
+      if (!equalReport.equal()) {
+        System.out.println("identical tables compared as different:\n" + equalReport.summary(5));
+      }
+      VerifyReport differentReport = different[0].report();
+      System.out.printf(
+          "identical: %s, %d rows compared in %d slices; with %d changed rows: %s, missing %d,"
+              + " extra %d, different %d%n",
+          equalReport.status(),
+          equalReport.rowsCompared(),
+          equalReport.slices(),
+          changed,
+          differentReport.status(),
+          differentReport.found(DifferenceKind.MISSING_IN_LAKE).count(),
+          differentReport.found(DifferenceKind.EXTRA_IN_LAKE).count(),
+          differentReport.found(DifferenceKind.DIFFERENT).count());
+
+      List<BenchmarkResult.Measurement> measurements = new ArrayList<>();
+      measurements.add(new BenchmarkResult.Measurement("rows", rows, "rows"));
+      add(measurements, "plain full scan (SELECT COUNT(*) WHERE updated_at >= ...)", scan);
+      add(measurements, "full-extract compare (baseline)", extract);
+      add(measurements, "floe verify, identical tables", verifyEqual);
+      add(measurements, "floe verify, 0.01% rows differ", verifyDifferent);
+      return new BenchmarkResult(
+          measurements,
+          List.of(
+              new BenchmarkResult.Ratio(
+                  "verify time / full scan time (identical)",
+                  verifyEqual.seconds,
+                  scan.seconds,
+                  "s",
+                  "<= 1.5"),
+              new BenchmarkResult.Ratio(
+                  "verify bytes / full-extract bytes (identical)",
+                  verifyEqual.bytes,
+                  extract.bytes,
+                  "bytes",
+                  "<= 0.05"),
+              new BenchmarkResult.Ratio(
+                  "verify time / full-extract time (identical)",
+                  verifyEqual.seconds,
+                  extract.seconds,
+                  "s",
+                  ""),
+              new BenchmarkResult.Ratio(
+                  "verify time / full scan time (0.01% differ)",
+                  verifyDifferent.seconds, scan.seconds, "s", ""),
+              new BenchmarkResult.Ratio(
+                  "verify bytes / full-extract bytes (0.01% differ)",
+                  verifyDifferent.bytes, extract.bytes, "bytes", "")));
+    }
+  }
+
+  /** Snowflake-like ids; updated_at spread evenly over the 60 days before the cutoff. */
+  private static void createOrders(MariaDbServer server, String database, int rows) {
+    String table = "`" + database + "`.orders";
+    server.execute(
+        "CREATE TABLE "
+            + table
+            + " (id BIGINT PRIMARY KEY, customer INT NOT NULL, amount"
+            + " DECIMAL(12,2) NOT NULL, status VARCHAR(16) NOT NULL, note VARCHAR(64), created_at"
+            + " DATETIME(6) NOT NULL, updated_at DATETIME(6) NOT NULL)");
+    int chunk = 500_000;
+    long secondsOfHistory = HISTORY_DAYS * 86_400L;
+    for (int from = 1; from <= rows; from += chunk) {
+      int to = Math.min(rows, from + chunk - 1);
+      server.execute(
+          "INSERT INTO "
+              + table
+              + " SELECT "
+              + BASE_ID
+              + " + seq * 4194304 + (seq * 7919) % 4096,"
+              + " seq % 100003, (seq % 100000) / 100, ELT(1 + seq % 4, 'new', 'paid', 'shipped',"
+              + " 'done'), IF(seq % 3 = 0, NULL, CONCAT('order note ', seq)), TIMESTAMP('"
+              + CUTOFF
+              + "') - INTERVAL 90 DAY + INTERVAL seq SECOND, TIMESTAMP('"
+              + CUTOFF
+              + "') -"
+              + " INTERVAL FLOOR((seq - 1) * "
+              + secondsOfHistory
+              + " / "
+              + rows
+              + ") SECOND -"
+              + " INTERVAL 1 SECOND FROM `"
+              + database
+              + "`.seq_"
+              + from
+              + "_to_"
+              + to);
+    }
+  }
+
+  /** 0.01% of the rows: half deleted from MySQL, half changed inside the window. */
+  private static int injectDifferences(MariaDbServer server, String database, int rows) {
+    String table = "`" + database + "`.orders";
+    int changes = Math.max(2, rows / 10_000);
+    long inWindow = (long) rows * 7 / HISTORY_DAYS;
+    List<String> statements = new ArrayList<>();
+    for (int i = 0; i < changes / 2; i++) {
+      // deleted rows have even sequence numbers, changed rows odd ones: never the same row
+      long deleted = 2 * (1 + (long) i * (rows / 2 - 1) / (changes / 2));
+      long updated = 2 * ((long) i * (inWindow / 2 - 1) / (changes / 2)) + 1;
+      statements.add("DELETE FROM " + table + " WHERE id = " + id(deleted));
+      statements.add("UPDATE " + table + " SET amount = amount + 1 WHERE id = " + id(updated));
+    }
+    server.execute(statements.toArray(String[]::new));
+    return changes / 2 * 2;
+  }
+
+  private static long id(long seq) {
+    return BASE_ID + seq * 4194304L + (seq * 7919) % 4096;
+  }
+
+  private static VerifyResult verify(
+      MySqlSourceAddress source,
+      String database,
+      TableIdentifier target,
+      FloeCatalog catalog,
+      int threads) {
+    return new Verifier(
+            new MySqlConnections(Duration.ofSeconds(10)),
+            VerifyOptions.defaults().withThreads(threads))
+        .verify(
+            new VerifyRequest(source, database, "orders", target, CUTOFF, "7d", "updated_at"),
+            catalog.catalog(),
+            VerifyProgress.NONE);
+  }
+
+  private static void fullScan(MariaDbServer server, String database) {
+    server.execute(
+        "SELECT COUNT(*) FROM `" + database + "`.orders WHERE updated_at >= '2025-12-25'");
+  }
+
+  /**
+   * The baseline: pull every row from MySQL and every row from the lake, hash each row in Floe,
+   * compare; both sides read at once.
+   */
+  private static void fullExtract(MariaDbServer server, String database, Table lake) {
+    CompletableFuture<SliceDigest> lakeSide =
+        CompletableFuture.supplyAsync(
+            () -> {
+              SliceDigest.Accumulator digest = new SliceDigest.Accumulator();
+              try (CloseableIterable<Record> records = IcebergGenerics.read(lake).build()) {
+                StringBuilder text = new StringBuilder();
+                for (Record record : records) {
+                  text.setLength(0);
+                  for (int i = 0; i < record.size(); i++) {
+                    text.append(record.get(i)).append(',');
+                  }
+                  digest.add(RowText.hash(text.toString()));
+                }
+              } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+              return digest.digest();
+            });
+    SliceDigest.Accumulator digest = new SliceDigest.Accumulator();
+    try (Connection connection = server.rootConnection();
+        Statement statement =
+            connection.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+      statement.setFetchSize(Integer.MIN_VALUE);
+      try (ResultSet result =
+          statement.executeQuery("SELECT * FROM `" + database + "`.orders ORDER BY id")) {
+        int columns = result.getMetaData().getColumnCount();
+        StringBuilder text = new StringBuilder();
+        while (result.next()) {
+          text.setLength(0);
+          for (int i = 1; i <= columns; i++) {
+            text.append(result.getString(i)).append(',');
+          }
+          digest.add(RowText.hash(text.toString()));
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    if (lakeSide.join().rows() != digest.digest().rows()) {
+      throw new IllegalStateException("full extract: row counts differ");
+    }
+  }
+
+  private record Phase(double seconds, double bytes) {}
+
+  private interface Work {
+    void run() throws Exception;
+  }
+
+  private static Phase measure(MariaDbServer server, Work work) throws Exception {
+    long bytesBefore = bytesSent(server);
+    long started = System.nanoTime();
+    work.run();
+    double elapsed = seconds(started);
+    return new Phase(elapsed, bytesSent(server) - bytesBefore);
+  }
+
+  private static long bytesSent(MariaDbServer server) throws SQLException {
+    try (Connection connection = server.rootConnection();
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery("SHOW GLOBAL STATUS LIKE 'Bytes_sent'")) {
+      result.next();
+      return Long.parseLong(result.getString(2));
+    }
+  }
+
+  private static void add(
+      List<BenchmarkResult.Measurement> measurements, String label, Phase phase) {
+    measurements.add(new BenchmarkResult.Measurement(label + ": time", phase.seconds, "s"));
+    measurements.add(
+        new BenchmarkResult.Measurement(label + ": bytes from MySQL", phase.bytes, "bytes"));
+  }
+
+  private static double seconds(long startedNanos) {
+    return (System.nanoTime() - startedNanos) / 1e9;
+  }
+}

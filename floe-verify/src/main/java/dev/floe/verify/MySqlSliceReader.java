@@ -1,0 +1,267 @@
+package dev.floe.verify;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.floe.core.error.FloeException;
+import dev.floe.core.verify.ComparedRow;
+import dev.floe.core.verify.KeyRange;
+import dev.floe.core.verify.KeySql;
+import dev.floe.core.verify.RowKey;
+import dev.floe.core.verify.RowText;
+import dev.floe.core.verify.SliceDigest;
+import dev.floe.core.verify.TableShape;
+import dev.floe.core.verify.TimeBounds;
+import dev.floe.core.verify.VerifyColumn;
+import dev.floe.mysql.MySqlConnections;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Reads one MySQL table in primary-key ranges: key boundaries by walking the key index, per-range
+ * digests computed inside MySQL, and normalized rows for row-level comparison. Every query filters
+ * by a key range first; the time filter is applied inside it. Thread-safe: each query borrows a
+ * pooled connection and passes the load guard.
+ */
+final class MySqlSliceReader {
+
+  private final MySqlConnectionPool pool;
+  private final SourceLoadGuard guard;
+  private final TableShape shape;
+  private final RowText rowText;
+  private final TimeBounds bounds;
+  private final String keyList;
+  private final AtomicLong bytesRead = new AtomicLong();
+
+  MySqlSliceReader(
+      MySqlConnectionPool pool, SourceLoadGuard guard, TableShape shape, TimeBounds bounds) {
+    this.pool = requireNonNull(pool, "pool is null");
+    this.guard = requireNonNull(guard, "guard is null");
+    this.shape = requireNonNull(shape, "shape is null");
+    this.rowText = new RowText(shape);
+    this.bounds = requireNonNull(bounds, "bounds is null");
+    this.keyList =
+        String.join(
+            ", ",
+            shape.keyColumns().stream()
+                .map(column -> column.kind().sqlText(column.quoted()))
+                .toList());
+  }
+
+  TableShape shape() {
+    return shape;
+  }
+
+  /** A rough count of the bytes of result values read from MySQL (for the benchmark). */
+  long bytesRead() {
+    return bytesRead.get();
+  }
+
+  /**
+   * The key at {@code offset} (0-based) in key order from the range's lower bound, or empty when
+   * the range holds no more than {@code offset} keys.
+   */
+  Optional<RowKey> keyAt(KeyRange range, long offset) {
+    KeySql where = KeySql.range(shape.keyColumns(), range);
+    String sql =
+        "SELECT "
+            + keyList
+            + " FROM "
+            + shape.quotedName()
+            + " WHERE "
+            + where.sql()
+            + " ORDER BY "
+            + KeySql.orderBy(shape.keyColumns())
+            + " LIMIT 1 OFFSET "
+            + offset;
+    return query(
+        sql,
+        where.parameters(),
+        List.of(),
+        result -> {
+          if (!result.next()) {
+            return Optional.empty();
+          }
+          return Optional.of(readKey(result, 1));
+        });
+  }
+
+  /** COUNT and SUM of row hashes of the compared rows of a range, computed by MySQL. */
+  SliceDigest digest(KeyRange range) {
+    KeySql where = KeySql.range(shape.keyColumns(), range);
+    String sql =
+        "SELECT COUNT(*), CAST(SUM("
+            + rowText.sqlRowHash()
+            + ") AS CHAR) FROM "
+            + shape.quotedName()
+            + " WHERE "
+            + where.sql()
+            + " AND "
+            + rowText.sqlComparedFilter();
+    // parameters in text order: the window start (in the SELECT), the key range, the cutoff
+    return query(
+        sql,
+        where.parameters(),
+        List.of(bounds.windowStart()),
+        result -> {
+          result.next();
+          long rows = result.getLong(1);
+          String sum = result.getString(2);
+          bytesRead.addAndGet(8 + (sum == null ? 0 : sum.length()));
+          return new SliceDigest(rows, sum == null ? BigInteger.ZERO : new BigInteger(sum));
+        });
+  }
+
+  /** The compared rows of a range, normalized, by key. */
+  Map<RowKey, ComparedRow> rows(KeyRange range) {
+    KeySql where = KeySql.range(shape.keyColumns(), range);
+    List<String> texts = new ArrayList<>();
+    for (VerifyColumn column : shape.columns()) {
+      texts.add(column.kind().sqlText(column.quoted()));
+    }
+    String sql =
+        "SELECT "
+            + String.join(", ", texts)
+            + " FROM "
+            + shape.quotedName()
+            + " WHERE "
+            + where.sql()
+            + " AND "
+            + rowText.sqlComparedFilter();
+    return query(
+        sql,
+        where.parameters(),
+        List.of(),
+        result -> {
+          Map<RowKey, ComparedRow> rows = new HashMap<>();
+          int count = shape.columns().size();
+          while (result.next()) {
+            List<String> values = new ArrayList<>(count);
+            for (int i = 1; i <= count; i++) {
+              String value = result.getString(i);
+              values.add(value);
+              if (value != null) {
+                bytesRead.addAndGet(value.length());
+              }
+            }
+            rows.put(
+                rowText.key(values),
+                new ComparedRow(values, bounds.inWindow(rowText.time(values))));
+          }
+          return rows;
+        });
+  }
+
+  /** Which of these keys MySQL has now, whatever their time. */
+  Set<RowKey> existing(List<RowKey> keys) {
+    Set<RowKey> existing = new HashSet<>();
+    for (int from = 0; from < keys.size(); from += 200) {
+      KeySql where =
+          KeySql.anyOf(shape.keyColumns(), keys.subList(from, Math.min(keys.size(), from + 200)));
+      String sql = "SELECT " + keyList + " FROM " + shape.quotedName() + " WHERE " + where.sql();
+      existing.addAll(
+          query(
+              sql,
+              where.parameters(),
+              List.of(),
+              result -> {
+                Set<RowKey> found = new HashSet<>();
+                while (result.next()) {
+                  found.add(readKey(result, 1));
+                }
+                return found;
+              }));
+    }
+    return existing;
+  }
+
+  private RowKey readKey(ResultSet result, int firstColumn) throws SQLException {
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < shape.keyColumns().size(); i++) {
+      String value = result.getString(firstColumn + i);
+      values.add(value);
+      bytesRead.addAndGet(value.length());
+    }
+    return new RowKey(values);
+  }
+
+  private interface ResultReader<T> {
+    T read(ResultSet result) throws SQLException;
+  }
+
+  /**
+   * Runs a query: {@code leading} parameters (strings) come first in the SQL text, then the key
+   * parameters, then the cutoff when the SQL has the compared-rows filter.
+   */
+  private <T> T query(
+      String sql,
+      List<KeySql.Parameter> keyParameters,
+      List<String> leading,
+      ResultReader<T> reader) {
+    Connection connection = pool.borrow();
+    try {
+      guard.beforeQuery();
+      try (PreparedStatement statement = connection.prepareStatement(sql)) {
+        int index = 1;
+        for (String value : leading) {
+          statement.setString(index++, value);
+        }
+        for (KeySql.Parameter parameter : keyParameters) {
+          bind(statement, index++, parameter);
+        }
+        if (sql.contains(rowText.sqlComparedFilter())) {
+          statement.setString(index, bounds.cutoff());
+        }
+        try (ResultSet result = statement.executeQuery()) {
+          return reader.read(result);
+        }
+      } finally {
+        guard.afterQuery();
+      }
+    } catch (SQLException e) {
+      throw FloeException.sourceUnavailable(
+          "Reading "
+              + shape.qualifiedName()
+              + " from MySQL at "
+              + pool.address().hostAndPort()
+              + " failed: "
+              + MySqlConnections.explain(pool.address(), e).problem()
+              + ". Check that the server is up and the user may read the table.",
+          e);
+    } finally {
+      pool.release(connection);
+    }
+  }
+
+  private static void bind(PreparedStatement statement, int index, KeySql.Parameter parameter)
+      throws SQLException {
+    String text = parameter.text();
+    switch (parameter.column().kind()) {
+      case INTEGER:
+        BigInteger integer = new BigInteger(text);
+        if (integer.bitLength() < 64) {
+          statement.setLong(index, integer.longValueExact());
+        } else {
+          statement.setBigDecimal(index, new BigDecimal(integer));
+        }
+        break;
+      case DECIMAL:
+        statement.setBigDecimal(index, new BigDecimal(text));
+        break;
+      default:
+        statement.setString(index, text);
+        break;
+    }
+  }
+}

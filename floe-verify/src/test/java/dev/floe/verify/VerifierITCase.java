@@ -1,0 +1,197 @@
+package dev.floe.verify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.core.error.ErrorCategory;
+import dev.floe.core.error.FloeException;
+import dev.floe.core.verify.Bisection;
+import dev.floe.core.verify.DifferenceKind;
+import dev.floe.core.verify.RowKey;
+import dev.floe.core.verify.VerifyReport;
+import dev.floe.testing.MariaDbExtension;
+import dev.floe.testing.MariaDbServer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+@ExtendWith(MariaDbExtension.class)
+class VerifierITCase {
+
+  /** Snowflake-like ids: huge, with uneven gaps. */
+  static final long BASE_ID = 1_420_000_000_000_000_000L;
+
+  static final String CUTOFF = "2026-01-01";
+
+  @TempDir Path directory;
+  VerifyFixture fixture;
+
+  @BeforeEach
+  void start(MariaDbServer server) {
+    fixture = new VerifyFixture(server, directory);
+  }
+
+  @AfterEach
+  void stop() {
+    fixture.close();
+  }
+
+  /** 3,000 orders; updated_at runs backwards from 2025-12-31 23:00, one row an hour. */
+  private void createOrders() {
+    fixture.server.execute(
+        "CREATE TABLE `"
+            + fixture.database
+            + "`.orders (id BIGINT PRIMARY KEY, customer INT,"
+            + " amount DECIMAL(10,2), note VARCHAR(40), updated_at DATETIME(6) NOT NULL)",
+        "INSERT INTO `"
+            + fixture.database
+            + "`.orders SELECT "
+            + BASE_ID
+            + " + seq * 4194304 +"
+            + " (seq * seq) % 4096, seq % 97, seq * 1.25, IF(seq % 5 = 0, NULL, CONCAT('n',"
+            + " seq)), TIMESTAMP('2025-12-31 23:00:00') - INTERVAL seq HOUR FROM `"
+            + fixture.database
+            + "`.seq_1_to_3000");
+  }
+
+  private static long id(int seq) {
+    return BASE_ID + seq * 4194304L + ((long) seq * seq) % 4096;
+  }
+
+  @Test
+  void identicalTablesAreEqual() throws Exception {
+    createOrders();
+    fixture.copyToLake("orders", "updated_at");
+
+    VerifyResult result = fixture.verify("orders", CUTOFF, "7d", VerifyFixture.smallSlices());
+
+    VerifyReport report = result.report();
+    assertThat(report.status()).isEqualTo("equal");
+    assertThat(report.rowsCompared()).isEqualTo(3000);
+    assertThat(report.slices()).isEqualTo(8);
+    assertThat(report.snapshot().reason())
+        .isEqualTo("current snapshot: no snapshot records floe.source-watermark-ms");
+    assertThat(report.toJson())
+        .contains("\"missing_in_lake\": {\"count\": 0, \"keys\": []}")
+        .contains("\"status\": \"equal\"");
+  }
+
+  @Test
+  void injectedDifferencesAreFoundExactly() throws Exception {
+    createOrders();
+    fixture.copyToLake("orders", "updated_at");
+    String orders = "`" + fixture.database + "`.orders";
+    fixture.server.execute(
+        // missing in the lake: two rows MySQL has from before the cutoff
+        "INSERT INTO "
+            + orders
+            + " VALUES (5, 1, 1.00, 'new', '2025-12-30 00:00:00'),"
+            + " ("
+            + (id(3000) + 7)
+            + ", 1, 1.00, 'new', '2020-01-01 00:00:00')",
+        // extra in the lake: two rows deleted from MySQL
+        "DELETE FROM " + orders + " WHERE id IN (" + id(10) + ", " + id(2500) + ")",
+        // different: in the window, one column each; and a NULL that became ''
+        "UPDATE " + orders + " SET amount = amount + 0.01 WHERE id = " + id(20),
+        "UPDATE " + orders + " SET note = '' WHERE id = " + id(25),
+        // outside the window: content is not compared, only the key
+        "UPDATE " + orders + " SET note = 'old change' WHERE id = " + id(2000),
+        // changed after the cutoff: not compared, not a difference
+        "UPDATE " + orders + " SET note = 'late', updated_at = '2026-01-02' WHERE id = " + id(30),
+        "INSERT INTO " + orders + " VALUES (7, 1, 1.00, 'late', '2026-01-05 00:00:00')");
+
+    VerifyOptions options =
+        new VerifyOptions(
+            2,
+            2,
+            VerifyFixture.smallSlices().sliceSizer(),
+            new Bisection(50),
+            32,
+            java.time.Duration.ofSeconds(1),
+            1000);
+    VerifyReport report = fixture.verify("orders", CUTOFF, "7d", options).report();
+
+    assertThat(report.status()).isEqualTo("different");
+    assertThat(keys(report, DifferenceKind.MISSING_IN_LAKE))
+        .containsExactly(RowKey.of("5"), RowKey.of(String.valueOf(id(3000) + 7)));
+    assertThat(keys(report, DifferenceKind.EXTRA_IN_LAKE))
+        .containsExactly(RowKey.of(String.valueOf(id(10))), RowKey.of(String.valueOf(id(2500))));
+    assertThat(report.found(DifferenceKind.DIFFERENT).keys())
+        .containsExactly(
+            Map.entry(RowKey.of(String.valueOf(id(20))), List.of("amount")),
+            Map.entry(RowKey.of(String.valueOf(id(25))), List.of("note")));
+    assertThat(report.found(DifferenceKind.MISSING_IN_LAKE).count()).isEqualTo(2);
+    assertThat(report.found(DifferenceKind.EXTRA_IN_LAKE).count()).isEqualTo(2);
+    assertThat(report.found(DifferenceKind.DIFFERENT).count()).isEqualTo(2);
+    assertThat(report.changedAfterCutoff()).isEqualTo(1);
+    assertThat(report.toJson())
+        .contains("\"missing_in_lake\": {\"count\": 2, \"keys\": [5, " + (id(3000) + 7) + "]}")
+        .contains(
+            "\"rows\": [{\"key\": "
+                + id(20)
+                + ", \"columns\": [\"amount\"]}, {\"key\": "
+                + id(25)
+                + ", \"columns\": [\"note\"]}]");
+  }
+
+  @Test
+  void compositeKeysAreSlicedAndReportedAsObjects() throws Exception {
+    String table = "`" + fixture.database + "`.lines";
+    fixture.server.execute(
+        "CREATE TABLE "
+            + table
+            + " (tenant INT, line BIGINT, qty INT, updated_at TIMESTAMP(3)"
+            + " NULL, PRIMARY KEY (tenant, line))",
+        "INSERT INTO "
+            + table
+            + " SELECT seq % 7, seq * 1000003, seq, TIMESTAMP('2025-12-31"
+            + " 12:00:00') - INTERVAL seq MINUTE FROM `"
+            + fixture.database
+            + "`.seq_1_to_2000");
+    fixture.copyToLake("lines", "updated_at");
+    assertThat(fixture.verify("lines", CUTOFF, "1d", VerifyFixture.smallSlices()).report().equal())
+        .isTrue();
+
+    fixture.server.execute(
+        "UPDATE " + table + " SET qty = 0 WHERE tenant = 3 AND line = " + 10L * 1000003,
+        "DELETE FROM " + table + " WHERE tenant = 4 AND line = " + 1999L * 1000003,
+        "INSERT INTO " + table + " VALUES (9, 1, 1, NULL)");
+    VerifyReport report =
+        fixture.verify("lines", CUTOFF, "1d", VerifyFixture.smallSlices()).report();
+
+    assertThat(report.toJson())
+        .contains("\"missing_in_lake\": {\"count\": 1, \"keys\": [{\"tenant\": 9, \"line\": 1}]}")
+        .contains(
+            "\"extra_in_lake\": {\"count\": 1, \"keys\": [{\"tenant\": 4, \"line\": "
+                + 1999L * 1000003
+                + "}]}")
+        .contains("\"different\": {\"count\": 1, \"keys\": [{\"tenant\": 3, \"line\": 10000030}]");
+  }
+
+  @Test
+  void unreachableSourceAndUnknownTableAreExplained() throws Exception {
+    createOrders();
+    fixture.copyToLake("orders", "updated_at");
+
+    assertThatThrownBy(() -> fixture.verify("nope", CUTOFF, "7d", VerifyOptions.defaults()))
+        .isInstanceOf(FloeException.class)
+        .hasMessage(
+            "Table "
+                + fixture.database
+                + ".nope does not exist on the source (or the user may"
+                + " not see it). Check --table DATABASE.TABLE.");
+  }
+
+  private static List<RowKey> keys(VerifyReport report, DifferenceKind kind) {
+    return report.found(kind).keys().stream().map(Map.Entry::getKey).toList();
+  }
+
+  static ErrorCategory category(Throwable error) {
+    return ((FloeException) error).category();
+  }
+}

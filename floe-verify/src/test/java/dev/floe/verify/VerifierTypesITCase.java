@@ -1,0 +1,137 @@
+package dev.floe.verify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.core.verify.VerifyReport;
+import dev.floe.testing.MariaDbExtension;
+import dev.floe.testing.MariaDbServer;
+import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+@ExtendWith(MariaDbExtension.class)
+class VerifierTypesITCase {
+
+  @TempDir Path directory;
+  VerifyFixture fixture;
+
+  @BeforeEach
+  void start(MariaDbServer server) {
+    fixture = new VerifyFixture(server, directory);
+  }
+
+  @AfterEach
+  void stop() {
+    fixture.close();
+  }
+
+  @Test
+  void tableWithEveryTypeComparesEqualAfterACorrectCopy() throws Exception {
+    String table = "`" + fixture.database + "`.all_types";
+    fixture.server.execute(
+        "CREATE TABLE "
+            + table
+            + " (id INT UNSIGNED PRIMARY KEY, c_tinyint TINYINT, c_bool"
+            + " TINYINT(1), c_tinyint_u TINYINT UNSIGNED, c_smallint SMALLINT, c_smallint_u"
+            + " SMALLINT UNSIGNED, c_mediumint MEDIUMINT, c_mediumint_u MEDIUMINT UNSIGNED, c_int"
+            + " INT, c_int_u INT UNSIGNED, c_bigint BIGINT, c_bigint_u BIGINT UNSIGNED, c_decimal"
+            + " DECIMAL(12,4), c_decimal_wide DECIMAL(38,10), c_decimal_huge DECIMAL(50,5),"
+            + " c_float FLOAT, c_double DOUBLE, c_bit1 BIT(1), c_bit BIT(12), c_date DATE,"
+            + " c_datetime DATETIME, c_datetime6 DATETIME(6), c_timestamp TIMESTAMP(6) NULL,"
+            + " c_time TIME(3), c_year YEAR, c_char CHAR(5), c_varchar VARCHAR(50), c_text TEXT,"
+            + " c_tinytext TINYTEXT, c_mediumtext MEDIUMTEXT, c_longtext LONGTEXT, c_binary"
+            + " BINARY(4), c_varbinary VARBINARY(10), c_blob BLOB, c_enum ENUM('a','b','c'), c_set"
+            + " SET('x','y','z'), c_json JSON, c_latin1 VARCHAR(20) CHARACTER SET latin1,"
+            + " updated_at DATETIME(6))",
+        "INSERT INTO " + table + " (id, updated_at) VALUES (1, '2025-12-31 10:00:00')",
+        "INSERT INTO "
+            + table
+            + " VALUES (2, -128, 1, 255, -32768, 65535, -8388608, 16777215,"
+            + " -2147483648, 4294967295, -9223372036854775808, 18446744073709551615, -12345678.1234,"
+            + " 1234567890123456789012345678.0123456789, 123456789012345678901234567890123456789012345.12345,"
+            + " 0.1, 0.30000000000000004, b'1', b'101010101010', '1000-01-01', '9999-12-31 23:59:59',"
+            + " '2025-06-30 12:34:56.123456', '1970-01-01 00:00:01.000001', '23:59:59.999', 2155,"
+            + " 'ab', 'héllo wörld 😀', '', 'tiny', 'medium', REPEAT('long ', 200),"
+            + " X'00FF0001', X'', X'DEADBEEF00', 'b', 'x,z', '{\"a\": [1, 2], \"b\": null}',"
+            + " 'café', '2025-12-31 11:00:00')",
+        "INSERT INTO "
+            + table
+            + " VALUES (3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -0.0000000001,"
+            + " 0, -3.5, 1e100, b'0', b'0', '2024-02-29', '2024-02-29 00:00:00',"
+            + " '2024-02-29 00:00:00.5', '2038-01-19 03:14:07.999999', '00:00:00', 1901, ' a',"
+            + " 'a,b', 'N', 'line\\nbreak', '\\\\', '\"quoted\"', X'20', X'2C', '', 'c', '', '[]',"
+            + " '', '2025-12-31 12:00:00')",
+        "INSERT INTO "
+            + table
+            + " (id, c_double, c_float, updated_at) VALUES"
+            + " (4, -2.5e-7, 123.456, '2025-12-31 13:00:00'),"
+            + " (5, 1.7976931348623157e308, -1e-10, '2025-12-31 14:00:00'),"
+            + " (6, 123456789012345.6, 1.5, '2025-12-31 15:00:00'),"
+            + " (7, 1.5e15, 16777216, '2025-12-31 16:00:00')");
+    fixture.copyToLake("all_types", "updated_at");
+
+    VerifyReport report =
+        fixture.verify("all_types", "2026-01-01", "2d", VerifyFixture.smallSlices()).report();
+
+    assertThat(report.toJson()).contains("\"status\": \"equal\"");
+    assertThat(report.rowsCompared()).isEqualTo(7);
+  }
+
+  @Test
+  void updatesDuringTheRunProduceNoFalseDifferences() throws Exception {
+    String table = "`" + fixture.database + "`.live";
+    fixture.server.execute(
+        "CREATE TABLE "
+            + table
+            + " (id BIGINT PRIMARY KEY, v INT, updated_at DATETIME(6) NOT"
+            + " NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6))",
+        "INSERT INTO "
+            + table
+            + " SELECT seq * 7919, seq, TIMESTAMP('2025-12-31 23:00:00') -"
+            + " INTERVAL seq MINUTE FROM `"
+            + fixture.database
+            + "`.seq_1_to_4000");
+    fixture.copyToLake("live", "updated_at");
+
+    AtomicBoolean running = new AtomicBoolean(true);
+    AtomicLong changes = new AtomicLong();
+    Thread writer =
+        new Thread(
+            () -> {
+              while (running.get()) {
+                long id = ThreadLocalRandom.current().nextLong(1, 4001) * 7919;
+                fixture.server.execute(
+                    "UPDATE " + table + " SET v = v + 1 WHERE id = " + id,
+                    "INSERT INTO "
+                        + table
+                        + " (id, v) VALUES ("
+                        + (id + 1)
+                        + ", 0)"
+                        + " ON DUPLICATE KEY UPDATE v = v + 1");
+                changes.addAndGet(2);
+              }
+            });
+    writer.start();
+    VerifyReport report;
+    try {
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (changes.get() < 20 && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      report = fixture.verify("live", "2026-01-01", "1d", VerifyFixture.smallSlices()).report();
+    } finally {
+      running.set(false);
+      writer.join();
+    }
+
+    assertThat(changes.get()).isGreaterThan(20);
+    assertThat(report.toJson()).contains("\"status\": \"equal\"");
+    assertThat(report.changedAfterCutoff()).isGreaterThan(0);
+  }
+}

@@ -1,0 +1,72 @@
+package dev.floe.verify;
+
+import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.source.MySqlSourceAddress;
+import dev.floe.iceberg.CatalogFactory;
+import dev.floe.iceberg.FloeCatalog;
+import dev.floe.mysql.MySqlConnections;
+import dev.floe.testing.MariaDbServer;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/** A MariaDB database, an embedded catalog, and the lake copy of MySQL tables. */
+final class VerifyFixture implements AutoCloseable {
+
+  static final String USER = "verifier";
+  static final String PASSWORD = "pw-verify";
+
+  final MariaDbServer server;
+  final String database;
+  final FloeCatalog catalog;
+  final MySqlSourceAddress source;
+
+  VerifyFixture(MariaDbServer server, Path dataDirectory) {
+    this.server = server;
+    this.database = server.createDatabase("verify");
+    server.createUser(USER, PASSWORD, "SELECT");
+    this.catalog = new CatalogFactory().open(CatalogSettings.embedded(), dataDirectory);
+    this.source = MySqlSourceAddress.parse(server.sourceUrl(USER, PASSWORD, database), "--source");
+  }
+
+  /** Copies a MySQL table of the test database into the lake as {@code database.table}. */
+  TableIdentifier copyToLake(String table, String timeColumn) throws Exception {
+    TableIdentifier target = TableIdentifier.of(database, table);
+    try (Connection connection = server.rootConnection()) {
+      new LakeCopier(700)
+          .copy(
+              connection,
+              LakeCopier.shape(connection, database, table, timeColumn),
+              catalog.catalog(),
+              target);
+    }
+    return target;
+  }
+
+  VerifyResult verify(String table, String cutoff, String window, VerifyOptions options) {
+    return new Verifier(new MySqlConnections(Duration.ofSeconds(5)), options)
+        .verify(
+            new VerifyRequest(
+                source,
+                database,
+                table,
+                TableIdentifier.of(database, table),
+                cutoff,
+                window,
+                "updated_at"),
+            catalog.catalog(),
+            VerifyProgress.NONE);
+  }
+
+  /** Small slices and a small row-comparison limit, so tests cross slices and bisect. */
+  static VerifyOptions smallSlices() {
+    return VerifyOptions.defaults()
+        .withSliceSizer(new dev.floe.core.verify.SliceSizer(Duration.ofSeconds(1), 400, 400));
+  }
+
+  @Override
+  public void close() {
+    catalog.close();
+  }
+}
