@@ -54,6 +54,7 @@ final class ExternalSorter implements Closeable {
   private final List<Path> runs = new ArrayList<>();
   private long bufferedBytes;
   private long entries;
+  private int spills;
   private boolean finished;
 
   ExternalSorter(Path spillDirectory, long memoryBytes) {
@@ -79,7 +80,7 @@ final class ExternalSorter implements Closeable {
 
   /** How many run files were written (0 when everything fit in memory). */
   int spilledRuns() {
-    return runs.size();
+    return spills;
   }
 
   /** The entries in order; call once, after the last {@link #add}. */
@@ -135,6 +136,7 @@ final class ExternalSorter implements Closeable {
       throw new UncheckedIOException("cannot spill a sort run to " + run, e);
     }
     runs.add(run);
+    spills++;
     buffer.clear();
     bufferedBytes = 0;
   }

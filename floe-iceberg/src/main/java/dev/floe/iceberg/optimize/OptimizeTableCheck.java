@@ -8,7 +8,7 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableUtil;
 
 /** What a table must be for Floe to optimize it; checked before anything is read or written. */
-final class OptimizeTableCheck {
+public final class OptimizeTableCheck {
 
   private OptimizeTableCheck() {}
 
@@ -16,7 +16,7 @@ final class OptimizeTableCheck {
    * @throws FloeException BAD_INPUT naming the table and what to do when it is not format v2, has
    *     no identifier fields, or writes another file format than Parquet
    */
-  static void check(String name, Table table) {
+  public static void check(String name, Table table) {
     int formatVersion = TableUtil.formatVersion(table);
     if (formatVersion != 2) {
       throw FloeException.badInput(

@@ -72,4 +72,29 @@ final class UpsertTables {
     }
     return rows;
   }
+
+  /** Writes a position delete file that deletes {@code position} of {@code file}. */
+  static org.apache.iceberg.DeleteFile positionDelete(
+      Table table, org.apache.iceberg.DataFile file, long position) {
+    org.apache.iceberg.PartitionSpec spec = table.specs().get(file.specId());
+    String location =
+        table
+            .locationProvider()
+            .newDataLocation(
+                spec, file.partition(), "pos-" + java.util.UUID.randomUUID() + ".parquet");
+    org.apache.iceberg.deletes.PositionDeleteWriter<Record> writer =
+        new org.apache.iceberg.data.GenericAppenderFactory(table.schema(), spec)
+            .newPosDeleteWriter(
+                table.encryption().encrypt(table.io().newOutputFile(location)),
+                org.apache.iceberg.FileFormat.PARQUET,
+                file.partition());
+    try (writer) {
+      writer.write(
+          org.apache.iceberg.deletes.PositionDelete.<Record>create()
+              .set(file.location(), position));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return writer.toDeleteFile();
+  }
 }
