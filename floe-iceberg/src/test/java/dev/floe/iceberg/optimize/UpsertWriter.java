@@ -38,6 +38,9 @@ final class UpsertWriter {
   private final Table table;
   private final Map<Long, String> expected = new HashMap<>();
 
+  /** Commits so far. */
+  private int commits;
+
   UpsertWriter(Table table) {
     this.table = table;
   }
@@ -53,6 +56,10 @@ final class UpsertWriter {
     static Change delete(long id) {
       return new Change(id, null);
     }
+  }
+
+  int commits() {
+    return commits;
   }
 
   Map<Long, String> expected() {
@@ -75,9 +82,13 @@ final class UpsertWriter {
     PartitionSpec spec = table.spec();
     Schema keySchema = TypeUtil.select(schema, schema.identifierFieldIds());
     int[] keyIds = schema.identifierFieldIds().stream().mapToInt(Integer::intValue).toArray();
+    // Built from the table, as Flink's writer factory is: position deletes then carry full
+    // file_path bounds (MetricsConfig.forPositionDelete), which makes them file-scoped.
     GenericAppenderFactory appenders =
-        new GenericAppenderFactory(schema, spec, keyIds, keySchema, null);
+        new GenericAppenderFactory(
+            table, schema, spec, table.properties(), keyIds, keySchema, null);
     Map<String, PartitionWriters> writers = new LinkedHashMap<>();
+    Map<Long, String> next = new HashMap<>(expected);
     try {
       for (Change change : changes) {
         Record row = UpsertTables.row(change.id(), change.payload());
@@ -92,9 +103,9 @@ final class UpsertWriter {
         }
         if (change.payload() != null) {
           partitionWriters.insert(change.id(), row);
-          expected.put(change.id(), change.payload());
+          next.put(change.id(), change.payload());
         } else {
-          expected.remove(change.id());
+          next.remove(change.id());
         }
       }
       RowDelta delta = table.newRowDelta();
@@ -104,6 +115,9 @@ final class UpsertWriter {
         partitionWriters.deleteFiles().forEach(delta::addDeletes);
       }
       delta.commit();
+      expected.clear();
+      expected.putAll(next);
+      commits++;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
