@@ -32,7 +32,12 @@ import picocli.CommandLine.Spec;
       "Floe keeps an Apache Iceberg lakehouse fed, healthy and trustworthy.",
       "Global options go before the command; every command has --help."
     },
-    subcommands = {DemoCommand.class, DoctorCommand.class, ConfigCommand.class})
+    subcommands = {
+      DemoCommand.class,
+      DoctorCommand.class,
+      ConfigCommand.class,
+      OptimizeCommand.class
+    })
 public final class FloeCommand implements Runnable {
 
   @Option(

@@ -22,12 +22,12 @@ class FloeCommandTest {
     assertThat(run.out())
         .contains("Usage: floe [-hV] [--verbose] [--config=FILE] [--data-dir=DIR] [COMMAND]");
     assertThat(new CommandLine(new FloeCommand(Map.of(), directory)).getSubcommands().keySet())
-        .containsExactly("demo", "doctor", "config");
+        .containsExactly("demo", "doctor", "config", "optimize");
   }
 
   @Test
   void everyCommandHasHelp() {
-    for (String command : List.of("demo", "doctor", "config")) {
+    for (String command : List.of("demo", "doctor", "config", "optimize")) {
       CliRun run = CliRun.run(directory, command, "--help");
 
       assertThat(run.exitCode()).as(command).isZero();
