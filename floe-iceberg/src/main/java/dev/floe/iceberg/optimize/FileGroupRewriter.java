@@ -15,6 +15,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.data.GenericAppenderFactory;
@@ -98,18 +99,31 @@ final class FileGroupRewriter {
           addedDeletes.add(writePositionDeletes(file, deleted, appenders, outputs, spec));
         }
       }
-      for (DataFile file : rewrite) {
-        BitSet deleted = deletedPositions(file, partition, loader, equalityDeleted);
-        bytesRead += file.fileSizeInBytes();
-        int position = 0;
-        try (CloseableIterable<Record> rows = ParquetFiles.read(table, file, table.schema())) {
-          for (Record row : rows) {
-            if (deleted.get(position++)) {
-              rowsDeleted++;
-            } else {
-              writer.write(row);
-              rowsWritten++;
+      SortOrder sortOrder = table.sortOrder();
+      try (RowSorter sorter =
+          new RowSorter(table.schema(), sortOrder, spillDirectory, policy.spillMemoryBytes())) {
+        for (DataFile file : rewrite) {
+          BitSet deleted = deletedPositions(file, partition, loader, equalityDeleted);
+          bytesRead += file.fileSizeInBytes();
+          long rowBytes = estimatedRowBytes(file);
+          int position = 0;
+          try (CloseableIterable<Record> rows = ParquetFiles.read(table, file, table.schema())) {
+            for (Record row : rows) {
+              if (deleted.get(position++)) {
+                rowsDeleted++;
+              } else if (sortOrder.isSorted()) {
+                sorter.add(row, rowBytes);
+              } else {
+                writer.write(row);
+                rowsWritten++;
+              }
             }
+          }
+        }
+        if (sortOrder.isSorted()) {
+          for (java.util.Iterator<Record> rows = sorter.sorted(); rows.hasNext(); ) {
+            writer.write(rows.next());
+            rowsWritten++;
           }
         }
       }
@@ -134,6 +148,15 @@ final class FileGroupRewriter {
       }
       throw (RuntimeException) e;
     }
+  }
+
+  /**
+   * A row's heap size as a generic record, estimated from its encoded size: decoded rows are
+   * several times larger than Parquet's compressed bytes.
+   */
+  private static long estimatedRowBytes(DataFile file) {
+    long encoded = file.recordCount() == 0 ? 0 : file.fileSizeInBytes() / file.recordCount();
+    return 8 * encoded + 128;
   }
 
   /** Position deletes and equality-deleted rows of one file, as one bitmap. */

@@ -351,4 +351,33 @@ class TableOptimizerTest {
       return files.count();
     }
   }
+
+  @Test
+  void writesInTheTableSortOrderThroughSpilledRuns() throws Exception {
+    Map<String, String> properties = new java.util.HashMap<>(SMALL_TARGET);
+    properties.put(OptimizePolicy.SPILL_MEMORY_BYTES, "1048576");
+    Table table = table("sorted", PartitionSpec.unpartitioned(), properties);
+    table.replaceSortOrder().asc("payload").commit();
+    UpsertWriter writer = new UpsertWriter(table);
+    for (int commit = 0; commit < 12; commit++) {
+      writer.append(randomRows(commit * 1000L, commit * 1000L + 1000));
+    }
+
+    Run run = optimize(table);
+
+    assertThat(run.result().succeeded()).isTrue();
+    assertThat(UpsertTables.read(table)).isEqualTo(writer.expected());
+    List<String> payloads = new ArrayList<>();
+    try (org.apache.iceberg.io.CloseableIterable<org.apache.iceberg.FileScanTask> tasks =
+        table.newScan().planFiles()) {
+      List<org.apache.iceberg.FileScanTask> files = new ArrayList<>();
+      tasks.forEach(files::add);
+      assertThat(files).hasSize(1);
+      try (org.apache.iceberg.io.CloseableIterable<org.apache.iceberg.data.Record> rows =
+          ParquetFiles.read(table, files.get(0).file(), table.schema())) {
+        rows.forEach(row -> payloads.add((String) row.getField("payload")));
+      }
+    }
+    assertThat(payloads).hasSize(12_000).isSorted();
+  }
 }
