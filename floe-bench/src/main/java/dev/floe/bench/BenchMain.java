@@ -18,7 +18,8 @@ import java.util.stream.Stream;
  */
 public final class BenchMain {
 
-  private static final List<Benchmark> BENCHMARKS = List.of(new CatalogCommitBenchmark());
+  private static final List<Benchmark> BENCHMARKS =
+      List.of(new CatalogCommitBenchmark(), new OptimizeBenchmark());
 
   private BenchMain() {}
 

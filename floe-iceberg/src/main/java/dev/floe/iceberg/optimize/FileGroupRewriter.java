@@ -82,7 +82,17 @@ final class FileGroupRewriter {
             table, appenders, outputs, spec, first.partition(), policy.targetFileSizeBytes());
     List<DeleteFile> addedDeletes = new ArrayList<>();
     List<DataFile> converted = new ArrayList<>();
-    long bytesRead = 0;
+    // Every delete file that applies to the group is read once.
+    java.util.Map<String, Long> deleteBytes = new java.util.HashMap<>();
+    for (DataFile file : all) {
+      for (DeleteFile delete : partition.equalityDeletesFor(file)) {
+        deleteBytes.put(delete.location(), delete.fileSizeInBytes());
+      }
+      for (DeleteFile delete : partition.positionDeletesFor(file)) {
+        deleteBytes.put(delete.location(), delete.fileSizeInBytes());
+      }
+    }
+    long bytesRead = deleteBytes.values().stream().mapToLong(Long::longValue).sum();
     long rowsWritten = 0;
     long rowsDeleted = 0;
     try {
@@ -100,8 +110,11 @@ final class FileGroupRewriter {
         }
       }
       SortOrder sortOrder = table.sortOrder();
+      // null (no sorter) for an unsorted table; try-with-resources skips closing it
       try (RowSorter sorter =
-          new RowSorter(table.schema(), sortOrder, spillDirectory, policy.spillMemoryBytes())) {
+          sortOrder.isSorted()
+              ? new RowSorter(table.schema(), sortOrder, spillDirectory, policy.spillMemoryBytes())
+              : null) {
         for (DataFile file : rewrite) {
           BitSet deleted = deletedPositions(file, partition, loader, equalityDeleted);
           bytesRead += file.fileSizeInBytes();
@@ -111,7 +124,7 @@ final class FileGroupRewriter {
             for (Record row : rows) {
               if (deleted.get(position++)) {
                 rowsDeleted++;
-              } else if (sortOrder.isSorted()) {
+              } else if (sorter != null) {
                 sorter.add(row, rowBytes);
               } else {
                 writer.write(row);
@@ -120,7 +133,7 @@ final class FileGroupRewriter {
             }
           }
         }
-        if (sortOrder.isSorted()) {
+        if (sorter != null) {
           for (java.util.Iterator<Record> rows = sorter.sorted(); rows.hasNext(); ) {
             writer.write(rows.next());
             rowsWritten++;

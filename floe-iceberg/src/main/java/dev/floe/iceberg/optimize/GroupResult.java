@@ -7,6 +7,8 @@ import org.apache.iceberg.DeleteFile;
 /**
  * What rewriting one file group produced, before it is committed.
  *
+ * @param bytesRead bytes of data files (whole, or key columns for conversions) and delete files
+ *     read
  * @param replaced data files whose rows were rewritten (deletes applied) into {@code added}
  * @param added the new data files
  * @param converted large data files kept, whose deletes are now all in {@code addedDeletes}
