@@ -370,14 +370,20 @@ final class OptimizeBenchmark implements Benchmark {
     }
   }
 
-  /** One partition: live rows, then {@code deletedKeys} rows deleted by equality deletes. */
+  /**
+   * One partition: {@code deletedKeys + liveRows} rows in files of about 500,000, then equality
+   * deletes of the keys below {@code deletedKeys} in files of about 500,000. As with streaming
+   * upserts of random keys, every file spans the whole key range (file {@code f} holds the keys
+   * {@code = f mod files}), so column statistics cannot narrow which deletes apply to which file.
+   */
   private static void fillDeleteHeavyTable(Table table, int deletedKeys, int liveRows) {
     Random random = new Random(2);
     int perFile = 500_000;
     long total = (long) deletedKeys + liveRows;
-    for (long from = 0; from < total; from += perFile) {
+    int dataFiles = (int) ((total + perFile - 1) / perFile);
+    for (int file = 0; file < dataFiles; file++) {
       List<Record> records = new ArrayList<>();
-      for (long id = from; id < Math.min(total, from + perFile); id++) {
+      for (long id = file; id < total; id += dataFiles) {
         records.add(row(id, 0, random));
       }
       table.newAppend().appendFile(writeData(table, records, -1)).commit();
@@ -385,9 +391,10 @@ final class OptimizeBenchmark implements Benchmark {
     GenericAppenderFactory deletes =
         new GenericAppenderFactory(
             table, SCHEMA, table.spec(), table.properties(), new int[] {1}, KEY, null);
-    for (long from = 0; from < deletedKeys; from += perFile) {
+    int deleteFiles = (deletedKeys + perFile - 1) / perFile;
+    for (int file = 0; file < deleteFiles; file++) {
       List<Long> keys = new ArrayList<>();
-      for (long id = from; id < Math.min(deletedKeys, from + perFile); id++) {
+      for (long id = file; id < deletedKeys; id += deleteFiles) {
         keys.add(id);
       }
       table.newRowDelta().addDeletes(writeEqualityDeletes(table, deletes, keys, -1)).commit();
