@@ -39,6 +39,7 @@ import picocli.CommandLine.Spec;
       SyncCommand.class,
       VerifyCommand.class,
       ConfigCommand.class,
+      OptimizeCommand.class,
       ExpireCommand.class,
       CleanOrphansCommand.class,
       CleanMetadataCommand.class,

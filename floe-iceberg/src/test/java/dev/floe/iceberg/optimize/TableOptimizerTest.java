@@ -1,0 +1,383 @@
+package dev.floe.iceberg.optimize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.optimize.OptimizePlan;
+import dev.floe.core.optimize.OptimizePlanner;
+import dev.floe.core.optimize.OptimizePolicy;
+import dev.floe.core.optimize.OptimizeResult;
+import dev.floe.core.optimize.PartitionOutcome;
+import dev.floe.core.optimize.TableState;
+import dev.floe.core.optimize.TaskKind;
+import dev.floe.iceberg.CatalogFactory;
+import dev.floe.iceberg.FloeCatalog;
+import dev.floe.iceberg.optimize.UpsertWriter.Change;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TableOptimizerTest {
+
+  static final Map<String, String> SMALL_TARGET =
+      Map.of(OptimizePolicy.TARGET_FILE_SIZE_BYTES, "1048576");
+
+  @TempDir Path directory;
+  private FloeCatalog catalog;
+
+  @BeforeEach
+  void open() {
+    catalog = new CatalogFactory().open(CatalogSettings.embedded(), directory.resolve("lake"));
+  }
+
+  @AfterEach
+  void close() {
+    catalog.close();
+  }
+
+  private Table table(String name, PartitionSpec spec, Map<String, String> properties) {
+    return UpsertTables.create(catalog.catalog(), name, spec, properties);
+  }
+
+  record Run(TableState before, OptimizePlan plan, OptimizeResult result) {}
+
+  private Run optimize(Table table) {
+    table.refresh();
+    OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
+    TableState state = new OptimizeScanner().scan(table.name(), table, policy);
+    OptimizePlan plan = new OptimizePlanner().plan(state, policy, Instant.now());
+    OptimizeResult result =
+        new TableOptimizer(directory.resolve("spill")).execute(table, plan, policy);
+    table.refresh();
+    return new Run(state, plan, result);
+  }
+
+  private static List<Change> inserts(long from, long to, String payload) {
+    List<Change> changes = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      changes.add(Change.upsert(id, payload + id));
+    }
+    return changes;
+  }
+
+  @Test
+  void minorCompactionMergesSmallFilesAndKeepsEveryRow() {
+    Table table = table("minor", PartitionSpec.unpartitioned(), SMALL_TARGET);
+    UpsertWriter writer = new UpsertWriter(table);
+    for (int commit = 0; commit < 15; commit++) {
+      writer.append(inserts(commit * 100L, commit * 100L + 100, "v"));
+    }
+
+    Run run = optimize(table);
+
+    assertThat(run.before().totals().smallFiles()).isEqualTo(15);
+    assertThat(run.plan().tasks())
+        .singleElement()
+        .satisfies(
+            task -> {
+              assertThat(task.kind()).isEqualTo(TaskKind.MINOR);
+              assertThat(task.reason())
+                  .isEqualTo("15 small files >= 12 (floe.optimize.minor.min-small-files)");
+            });
+    assertThat(run.result().succeeded()).isTrue();
+    assertThat(run.result().partitions().get(0).filesRewritten()).isEqualTo(15);
+    assertThat(run.result().partitions().get(0).filesAdded()).isEqualTo(1);
+    assertThat(UpsertTables.read(table)).isEqualTo(writer.expected());
+    assertThat(table.currentSnapshot().summary()).containsEntry("floe.optimize.kind", "minor");
+    TableState after =
+        new OptimizeScanner()
+            .scan("minor", table, OptimizePolicy.fromProperties("minor", table.properties()));
+    assertThat(after.totals().dataFiles()).isEqualTo(1);
+    assertThat(after.healthScore()).isEqualTo(100);
+  }
+
+  @Test
+  void appliesEqualityAndPositionDeletesAndRemovesTheDeleteFiles() {
+    Table table = table("deletes", UpsertTables.PARTITIONED, SMALL_TARGET);
+    UpsertWriter writer = new UpsertWriter(table);
+    writer.commit(inserts(0, 400, "v"));
+    for (int commit = 0; commit < 10; commit++) {
+      List<Change> changes = new ArrayList<>();
+      for (long id = commit * 30L; id < commit * 30L + 30; id++) {
+        changes.add(Change.upsert(id, "u" + commit));
+        changes.add(Change.upsert(id, "w" + commit)); // same commit: a position delete
+      }
+      changes.add(Change.delete(399 - commit));
+      writer.commit(changes);
+    }
+    Map<Long, String> expected = writer.expected();
+    assertThat(UpsertTables.read(table)).isEqualTo(expected);
+
+    Run run = optimize(table);
+
+    assertThat(run.plan().tasks())
+        .hasSize(4)
+        .allSatisfy(task -> assertThat(task.kind()).isEqualTo(TaskKind.DELETES));
+    assertThat(run.result().succeeded()).isTrue();
+    assertThat(UpsertTables.read(table)).isEqualTo(expected);
+    TableState after =
+        new OptimizeScanner()
+            .scan("deletes", table, OptimizePolicy.fromProperties("deletes", table.properties()));
+    assertThat(after.totals().deleteFiles()).as(run.result().toString()).isZero();
+    assertThat(after.totals().dataFiles()).isEqualTo(4);
+    assertThat(run.result().partitions().stream().mapToLong(PartitionOutcome::rowsDeleted).sum())
+        .isEqualTo(400 + 10 * 60 - expected.size());
+  }
+
+  @Test
+  void convertsEqualityDeletesOfALargeFileToPositionsAndRewritesTheSmallOnes() {
+    Table table = table("convert", PartitionSpec.unpartitioned(), SMALL_TARGET);
+    UpsertWriter writer = new UpsertWriter(table);
+    writer.append(randomRows(0, 60_000));
+    for (int commit = 0; commit < 8; commit++) {
+      writer.commit(
+          List.of(Change.upsert(commit * 7L, "new" + commit), Change.delete(commit * 7L + 1)));
+    }
+    Map<Long, String> expected = writer.expected();
+
+    Run run = optimize(table);
+
+    assertThat(run.before().totals().largeFiles()).isEqualTo(1);
+    PartitionOutcome outcome = run.result().partitions().get(0);
+    assertThat(outcome.kind()).isEqualTo(TaskKind.DELETES);
+    assertThat(outcome.filesConverted()).isEqualTo(1);
+    assertThat(outcome.deleteFilesAdded()).isEqualTo(1);
+    assertThat(outcome.filesRewritten()).isEqualTo(8);
+    assertThat(outcome.deleteFilesRemoved()).isEqualTo(8);
+    assertThat(UpsertTables.read(table)).isEqualTo(expected);
+    TableState after = scan(table);
+    assertThat(after.totals().equalityDeleteFiles()).isZero();
+    assertThat(after.totals().positionDeleteFiles()).isEqualTo(1);
+    assertThat(after.totals().positionDeleteRecords()).isEqualTo(16);
+  }
+
+  @Test
+  void appliesManyEqualityDeletesThroughTheDiskWithTheSmallestSpillBuffer() {
+    Map<String, String> properties = new java.util.HashMap<>(SMALL_TARGET);
+    properties.put(OptimizePolicy.SPILL_MEMORY_BYTES, "1048576");
+    Table table = table("spill", PartitionSpec.unpartitioned(), properties);
+    UpsertWriter writer = new UpsertWriter(table);
+    writer.commit(inserts(0, 40_000, "v"));
+    List<Change> deletes = new ArrayList<>();
+    for (long id = 0; id < 40_000; id += 2) {
+      deletes.add(Change.delete(id));
+    }
+    for (int commit = 0; commit < 8; commit++) {
+      writer.commit(commit == 0 ? deletes : List.of(Change.upsert(1, "again" + commit)));
+    }
+
+    Run run = optimize(table);
+
+    assertThat(run.result().succeeded()).isTrue();
+    assertThat(UpsertTables.read(table)).isEqualTo(writer.expected()).hasSize(20_000);
+    assertThat(scan(table).totals().deleteFiles()).isZero();
+  }
+
+  @Test
+  void equalityDeletesCommittedAfterPlanningStayValidAndDoNotConflict() {
+    Table table = table("concurrent", UpsertTables.PARTITIONED, SMALL_TARGET);
+    UpsertWriter writer = new UpsertWriter(table);
+    for (int commit = 0; commit < 12; commit++) {
+      writer.commit(inserts(commit * 10L, commit * 10L + 10, "v"));
+    }
+    OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
+    OptimizePlan plan =
+        new OptimizePlanner()
+            .plan(new OptimizeScanner().scan("t", table, policy), policy, Instant.now());
+
+    // The streaming writer commits between planning and committing: updates and deletes of keys
+    // in the files being compacted.
+    writer.commit(List.of(Change.upsert(0, "after"), Change.delete(1), Change.upsert(2, "after")));
+    OptimizeResult result =
+        new TableOptimizer(directory.resolve("spill")).execute(table, plan, policy);
+
+    assertThat(result.succeeded()).as(result.toString()).isTrue();
+    assertThat(UpsertTables.read(table)).isEqualTo(writer.expected());
+    assertThat(UpsertTables.read(table)).containsEntry(0L, "after").doesNotContainKey(1L);
+  }
+
+  @Test
+  void aGenuineConflictFailsOnlyItsGroupAndDeletesItsOutput() throws Exception {
+    Table table = table("conflict", UpsertTables.PARTITIONED, SMALL_TARGET);
+    UpsertWriter writer = new UpsertWriter(table);
+    for (int commit = 0; commit < 12; commit++) {
+      writer.commit(inserts(commit * 10L, commit * 10L + 10, "v"));
+    }
+    OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
+    OptimizePlan plan =
+        new OptimizePlanner()
+            .plan(new OptimizeScanner().scan("t", table, policy), policy, Instant.now());
+    assertThat(plan.tasks()).hasSize(4);
+    // Another engine deletes a row by position in a file the plan replaces, in partition p1.
+    org.apache.iceberg.DataFile victim = dataFileOf(table, "part=p1");
+    table.newRowDelta().addDeletes(UpsertTables.positionDelete(table, victim, 0)).commit();
+    Map<Long, String> expected = UpsertTables.read(table);
+    long filesInP1 = filesUnder(table, "part=p1");
+
+    OptimizeResult result =
+        new TableOptimizer(directory.resolve("spill")).execute(table, plan, policy);
+
+    assertThat(result.partitions())
+        .filteredOn(outcome -> outcome.partition().path().equals("part=p1"))
+        .singleElement()
+        .satisfies(
+            outcome -> {
+              assertThat(outcome.failed()).isEqualTo(1);
+              assertThat(outcome.committed()).isZero();
+              assertThat(outcome.problems().get(0))
+                  .startsWith("conflict or failure committing")
+                  .endsWith("output deleted, retried on a later run");
+            });
+    assertThat(result.partitions())
+        .filteredOn(outcome -> !outcome.partition().path().equals("part=p1"))
+        .hasSize(3)
+        .allSatisfy(outcome -> assertThat(outcome.committed()).isEqualTo(1));
+    assertThat(filesUnder(table, "part=p1")).isEqualTo(filesInP1);
+    assertThat(UpsertTables.read(table)).isEqualTo(expected);
+    Instant now = Instant.now();
+    assertThat(
+            result.updateFailures(dev.floe.core.optimize.OptimizeFailures.none(), now).failures())
+        .containsOnlyKeys(
+            new dev.floe.core.optimize.PartitionKey(UpsertTables.PARTITIONED.specId(), "part=p1"));
+
+    // The next run, once the backoff is over, completes the partition.
+    Run next = optimize(table);
+    assertThat(next.result().succeeded()).isTrue();
+    assertThat(UpsertTables.read(table)).isEqualTo(expected);
+  }
+
+  @Test
+  void aCommitWhoseStateIsUnknownKeepsItsOutput() {
+    Table table = table("unknown", PartitionSpec.unpartitioned(), SMALL_TARGET);
+    UpsertWriter writer = new UpsertWriter(table);
+    for (int commit = 0; commit < 12; commit++) {
+      writer.append(inserts(commit * 10L, commit * 10L + 10, "v"));
+    }
+    Table flaky =
+        new org.apache.iceberg.BaseTable(
+            new CommitStateUnknownOperations(
+                ((org.apache.iceberg.HasTableOperations) table).operations()),
+            table.name());
+    OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
+    OptimizePlan plan =
+        new OptimizePlanner()
+            .plan(new OptimizeScanner().scan("t", flaky, policy), policy, Instant.now());
+
+    OptimizeResult result =
+        new TableOptimizer(directory.resolve("spill")).execute(flaky, plan, policy);
+
+    PartitionOutcome outcome = result.partitions().get(0);
+    assertThat(outcome.unknown()).isEqualTo(1);
+    assertThat(outcome.problems().get(0)).contains("output kept");
+    // It had landed: the new file is live and was not deleted.
+    table.refresh();
+    assertThat(table.currentSnapshot().summary()).containsEntry("floe.optimize.kind", "minor");
+    assertThat(UpsertTables.read(table)).isEqualTo(writer.expected());
+    assertThat(
+            result
+                .updateFailures(dev.floe.core.optimize.OptimizeFailures.none(), Instant.now())
+                .failures())
+        .isEmpty();
+  }
+
+  @Test
+  void scannerSummarisesPartitionsWithoutReadingData() {
+    Table table = table("scan", UpsertTables.PARTITIONED, SMALL_TARGET);
+    UpsertWriter writer = new UpsertWriter(table);
+    writer.commit(inserts(0, 8, "v"));
+    writer.commit(List.of(Change.upsert(0, "x"), Change.upsert(0, "y"), Change.delete(4)));
+
+    TableState state = scan(table);
+
+    assertThat(state.snapshot()).isPresent();
+    assertThat(state.partitions())
+        .extracting(p -> p.partition().path())
+        .containsExactly("part=p0", "part=p1", "part=p2", "part=p3");
+    dev.floe.core.optimize.PartitionState p0 = state.partitions().get(0);
+    assertThat(p0.smallFiles()).isEqualTo(2);
+    assertThat(p0.dataRecords()).isEqualTo(2 + 2);
+    // first commit: equality deletes for 0 and 4; second: equality delete for 0 and for 4,
+    // a position delete for the first "0" written in the same commit
+    assertThat(p0.equalityDeleteFiles()).isEqualTo(2);
+    assertThat(p0.equalityDeleteRecords()).isEqualTo(4);
+    assertThat(p0.positionDeleteFiles()).isEqualTo(1);
+    assertThat(p0.positionDeleteRecords()).isEqualTo(1);
+    assertThat(state.lastOptimize()).isEmpty();
+  }
+
+  private TableState scan(Table table) {
+    table.refresh();
+    return new OptimizeScanner()
+        .scan(table.name(), table, OptimizePolicy.fromProperties(table.name(), table.properties()));
+  }
+
+  private static List<Change> randomRows(long from, long to) {
+    java.util.Random random = new java.util.Random(from);
+    List<Change> changes = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      changes.add(
+          Change.upsert(
+              id, Long.toHexString(random.nextLong()) + Long.toHexString(random.nextLong())));
+    }
+    return changes;
+  }
+
+  private static org.apache.iceberg.DataFile dataFileOf(Table table, String partitionPath) {
+    try (org.apache.iceberg.io.CloseableIterable<org.apache.iceberg.FileScanTask> tasks =
+        table.newScan().planFiles()) {
+      for (org.apache.iceberg.FileScanTask task : tasks) {
+        if (task.file().location().contains("/" + partitionPath + "/")) {
+          return task.file();
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    throw new AssertionError("no data file in " + partitionPath);
+  }
+
+  private static long filesUnder(Table table, String partitionPath) throws java.io.IOException {
+    Path data =
+        Path.of(java.net.URI.create(table.location())).resolve("data").resolve(partitionPath);
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(data)) {
+      return files.count();
+    }
+  }
+
+  @Test
+  void writesInTheTableSortOrderThroughSpilledRuns() throws Exception {
+    Map<String, String> properties = new java.util.HashMap<>(SMALL_TARGET);
+    properties.put(OptimizePolicy.SPILL_MEMORY_BYTES, "1048576");
+    Table table = table("sorted", PartitionSpec.unpartitioned(), properties);
+    table.replaceSortOrder().asc("payload").commit();
+    UpsertWriter writer = new UpsertWriter(table);
+    for (int commit = 0; commit < 12; commit++) {
+      writer.append(randomRows(commit * 1000L, commit * 1000L + 1000));
+    }
+
+    Run run = optimize(table);
+
+    assertThat(run.result().succeeded()).isTrue();
+    assertThat(UpsertTables.read(table)).isEqualTo(writer.expected());
+    List<String> payloads = new ArrayList<>();
+    try (org.apache.iceberg.io.CloseableIterable<org.apache.iceberg.FileScanTask> tasks =
+        table.newScan().planFiles()) {
+      List<org.apache.iceberg.FileScanTask> files = new ArrayList<>();
+      tasks.forEach(files::add);
+      assertThat(files).hasSize(1);
+      try (org.apache.iceberg.io.CloseableIterable<org.apache.iceberg.data.Record> rows =
+          ParquetFiles.read(table, files.get(0).file(), table.schema())) {
+        rows.forEach(row -> payloads.add((String) row.getField("payload")));
+      }
+    }
+    assertThat(payloads).hasSize(12_000).isSorted();
+  }
+}
