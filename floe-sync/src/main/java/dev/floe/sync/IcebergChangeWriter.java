@@ -120,7 +120,8 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
               }
               return catalog.loadTable(TableIdentifier.parse(identifier));
             });
-    table.refresh();
+    // Loaded once per task: the sync never changes a table's schema, spec or location, so the
+    // writer needs no catalog round trip per checkpoint.
     return DeltaTaskWriter.create(
         table, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), System.nanoTime());
   }

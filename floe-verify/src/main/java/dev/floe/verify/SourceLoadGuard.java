@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * Holds verify's queries back while the source is busy: before a query, while {@code
@@ -26,6 +27,7 @@ final class SourceLoadGuard {
   private final long maximumThreadsRunning;
   private final Duration checkEvery;
   private final Consumer<String> onPause;
+  private final LongSupplier nanoTime;
   private final AtomicInteger ownQueries = new AtomicInteger();
   private long lastCheckNanos;
   private long lastRunning;
@@ -36,6 +38,17 @@ final class SourceLoadGuard {
       long maximumThreadsRunning,
       Duration checkEvery,
       Consumer<String> onPause) {
+    this(status, maximumThreadsRunning, checkEvery, onPause, System::nanoTime);
+  }
+
+  /** As above, with the clock that decides when the cached status is stale injected. */
+  SourceLoadGuard(
+      StatusReader status,
+      long maximumThreadsRunning,
+      Duration checkEvery,
+      Consumer<String> onPause,
+      LongSupplier nanoTime) {
+    this.nanoTime = requireNonNull(nanoTime, "nanoTime is null");
     this.status = requireNonNull(status, "status is null");
     this.maximumThreadsRunning = maximumThreadsRunning;
     this.checkEvery = requireNonNull(checkEvery, "checkEvery is null");
@@ -94,7 +107,7 @@ final class SourceLoadGuard {
   }
 
   private synchronized long running() throws SQLException {
-    long now = System.nanoTime();
+    long now = nanoTime.getAsLong();
     if (lastCheckNanos == 0 || now - lastCheckNanos >= checkEvery.toNanos()) {
       lastRunning = status.threadsRunning();
       lastCheckNanos = now;
