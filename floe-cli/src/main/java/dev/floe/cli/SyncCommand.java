@@ -208,9 +208,8 @@ final class SyncCommand implements Callable<Integer> {
           new Thread(
               () -> {
                 try {
-                  String savepoint = sync.stop(Duration.ofSeconds(120));
-                  out.println(
-                      "Stopped with savepoint " + savepoint + "; run the same command to resume.");
+                  String resumePoint = sync.stop(Duration.ofSeconds(120));
+                  out.println("Stopped. Run the same command to resume from " + resumePoint + ".");
                 } catch (Exception e) {
                   // On a signal the JVM's other shutdown hooks (Flink's own) may end the local job
                   // while it stops; the savepoint, if written, still holds what is uncommitted.

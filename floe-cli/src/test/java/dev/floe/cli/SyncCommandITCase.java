@@ -48,7 +48,7 @@ class SyncCommandITCase {
     first.destroy(); // SIGTERM, as a service manager stops it; Ctrl-C takes the same path
     assertThat(first.waitFor(2, TimeUnit.MINUTES)).isTrue();
     assertThat(Files.readString(log))
-        .containsAnyOf("Stopped with savepoint", "Stopped. The next run");
+        .containsAnyOf("Stopped. Run the same command to resume from", "Stopped. The next run");
 
     server.execute(
         "INSERT INTO `"

@@ -2,12 +2,6 @@ package dev.floe.sync;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.floe.mysql.MySqlConnections;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -22,32 +16,29 @@ import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
- * Turns Debezium change events into {@link ChangeRecord}s for the Iceberg writer.
+ * Turns Debezium binlog events into {@link ChangeRecord}s for the Iceberg writer.
  *
- * <p>Exactly-once through the snapshot window: Floe runs the CDC source without its backfill (which
- * loses changes against MariaDB), so binlog events from the snapshot window are replayed over rows
- * the snapshot may already have read. Every binlog event at or before the binlog head observed once
- * the snapshot is over (the first binlog event this reader sees triggers the look-up; the source
- * reads the binlog only after every snapshot split is done) may overlap the snapshot, so its
- * inserts become upserts. Later inserts are plain inserts: no equality delete for new rows. After a
- * restart the head is observed anew, which only makes a few more inserts upserts.
+ * <p>Exactly-once over the initial snapshot: {@link SnapshotCopier} copies rows while they change,
+ * and the binlog is read from the position taken before its first read. Events up to the position
+ * taken after its last read (the overlap bound) may concern rows the copy already holds, so their
+ * inserts become upserts; later inserts are plain inserts, with no equality delete.
  */
 final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRecord> {
 
   private static final long serialVersionUID = 1L;
 
   private final Map<String, Schema> schemas;
-  private final SourceEndpoint source;
-  private transient BinlogPosition overlapBound;
+  private final BinlogPosition overlapBound;
   private transient Map<String, ValueConverter[]> converters;
 
   /**
    * @param schemas the Iceberg schema of each source table ({@code database.table})
-   * @param source the source, to read the binlog head once the binlog phase starts
+   * @param overlapBound the binlog head read after the initial snapshot's last read: inserts at or
+   *     before it may overlap copied rows
    */
-  ChangeDeserializer(Map<String, Schema> schemas, SourceEndpoint source) {
+  ChangeDeserializer(Map<String, Schema> schemas, BinlogPosition overlapBound) {
     this.schemas = Map.copyOf(requireNonNull(schemas, "schemas is null"));
-    this.source = requireNonNull(source, "source is null");
+    this.overlapBound = requireNonNull(overlapBound, "overlapBound is null");
   }
 
   @Override
@@ -63,20 +54,12 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
     }
     String op = envelope.getString("op");
     if (op.equals("r")) {
-      out.collect(
-          new ChangeRecord(
-              table,
-              ChangeRecord.Operation.INSERT,
-              values(table, schema, envelope.getStruct("after")),
-              "",
-              0,
-              0));
-      return;
+      return; // the source starts in the binlog; Floe copies the snapshot itself
     }
     String file = sourceInfo.getString("file");
     long position = sourceInfo.getInt64("pos");
     long millis = sourceInfo.getInt64("ts_ms");
-    boolean mayOverlapSnapshot = new BinlogPosition(file, position).compareTo(overlapBound()) <= 0;
+    boolean mayOverlapSnapshot = new BinlogPosition(file, position).compareTo(overlapBound) <= 0;
     ChangeRecord.Operation insert =
         mayOverlapSnapshot ? ChangeRecord.Operation.UPSERT : ChangeRecord.Operation.INSERT;
     switch (op) {
@@ -111,30 +94,6 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
         // "t" (truncate) and unknown operations: nothing row-level to apply
       }
     }
-  }
-
-  private BinlogPosition overlapBound() throws SQLException {
-    if (overlapBound == null) {
-      overlapBound = binlogHead();
-    }
-    return overlapBound;
-  }
-
-  private BinlogPosition binlogHead() throws SQLException {
-    try (Connection connection =
-            new MySqlConnections(Duration.ofSeconds(30)).connect(source.address());
-        Statement statement = connection.createStatement()) {
-      for (String query : List.of("SHOW MASTER STATUS", "SHOW BINARY LOG STATUS")) {
-        try (ResultSet row = statement.executeQuery(query)) {
-          if (row.next()) {
-            return new BinlogPosition(row.getString(1), row.getLong(2));
-          }
-        } catch (SQLException unsupported) {
-          // MySQL 8.4 renamed SHOW MASTER STATUS; try the next form
-        }
-      }
-    }
-    throw new SQLException("cannot read the binlog position of " + source.address().hostAndPort());
   }
 
   private Object[] values(String table, Schema schema, Struct row) {

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
-import java.util.UUID;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
@@ -75,8 +74,13 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     long sourceMillis;
   }
 
-  IcebergChangeCommitter(CatalogLoader catalogLoader, Map<String, TableIdentifier> targets) {
+  /** The sync's id, for a fresh start; a restored committer keeps the id in its state. */
+  private final String initialSyncId;
+
+  IcebergChangeCommitter(
+      CatalogLoader catalogLoader, Map<String, TableIdentifier> targets, String syncId) {
     this.catalogLoader = requireNonNull(catalogLoader, "catalogLoader is null");
+    this.initialSyncId = requireNonNull(syncId, "syncId is null");
     this.targets = new java.util.HashMap<>();
     requireNonNull(targets, "targets is null")
         .forEach((source, target) -> this.targets.put(source, target.toString()));
@@ -93,7 +97,7 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
                 new ListStateDescriptor<>("floe-committer", BytePrimitiveArraySerializer.INSTANCE));
     checkpoints = new TreeMap<>();
     committed = new HashMap<>();
-    syncId = UUID.randomUUID().toString();
+    syncId = initialSyncId;
     if (context.isRestored()) {
       for (byte[] bytes : state.get()) {
         Object[] restored = (Object[]) deserialize(bytes);
@@ -206,7 +210,9 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     }
     for (Snapshot snapshot : SnapshotUtil.ancestorsOf(current.snapshotId(), table::snapshot)) {
       Map<String, String> summary = snapshot.summary();
-      if (syncId.equals(summary.get(SyncSummary.SYNC_ID))) {
+      // the initial snapshot's commits carry the sync id but no checkpoint
+      if (syncId.equals(summary.get(SyncSummary.SYNC_ID))
+          && summary.containsKey(SyncSummary.CHECKPOINT_ID)) {
         return Long.parseLong(summary.get(SyncSummary.CHECKPOINT_ID));
       }
     }

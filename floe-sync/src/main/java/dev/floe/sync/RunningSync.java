@@ -2,35 +2,81 @@ package dev.floe.sync;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.floe.core.error.FloeException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.iceberg.catalog.TableIdentifier;
 
-/** A submitted sync job. */
+/**
+ * A started sync: the initial snapshot copy (unless the sync resumed in its binlog phase), then the
+ * Flink binlog job.
+ */
 public final class RunningSync implements AutoCloseable {
 
-  private final JobClient client;
   private final Map<String, TableIdentifier> tables;
   private final Optional<Path> restoredFrom;
   private final Path stateDirectory;
+  private final SnapshotCopier copier;
 
+  /** The binlog job once submitted; empty when the sync was stopped during the snapshot. */
+  private final CompletableFuture<Optional<JobClient>> job = new CompletableFuture<>();
+
+  private final Object lock = new Object();
+  private boolean stopping;
+
+  /** A sync resumed in its binlog phase. */
   RunningSync(
       JobClient client,
       Map<String, TableIdentifier> tables,
       Optional<Path> restoredFrom,
       Path stateDirectory) {
-    this.client = requireNonNull(client, "client is null");
     this.tables = Map.copyOf(requireNonNull(tables, "tables is null"));
     this.restoredFrom = requireNonNull(restoredFrom, "restoredFrom is null");
     this.stateDirectory = requireNonNull(stateDirectory, "stateDirectory is null");
+    this.copier = null;
+    job.complete(Optional.of(requireNonNull(client, "client is null")));
+  }
+
+  /** A sync that first copies the tables, then submits the binlog job, on its own thread. */
+  RunningSync(
+      SnapshotCopier copier,
+      List<SnapshotCopier.TableCopy> copies,
+      Callable<JobClient> binlogPhase,
+      Map<String, TableIdentifier> tables,
+      Path stateDirectory) {
+    this.tables = Map.copyOf(requireNonNull(tables, "tables is null"));
+    this.restoredFrom = Optional.empty();
+    this.stateDirectory = requireNonNull(stateDirectory, "stateDirectory is null");
+    this.copier = requireNonNull(copier, "copier is null");
+    Thread thread =
+        new Thread(
+            () -> {
+              try {
+                SnapshotCopier.Outcome outcome = copier.copy(copies);
+                synchronized (lock) {
+                  if (outcome == SnapshotCopier.Outcome.STOPPED || stopping) {
+                    job.complete(Optional.empty());
+                  } else {
+                    job.complete(Optional.of(binlogPhase.call()));
+                  }
+                }
+              } catch (Throwable e) {
+                job.completeExceptionally(e);
+              }
+            },
+            "floe-sync-snapshot");
+    thread.setDaemon(true);
+    thread.start();
   }
 
   /** The Iceberg table of each source table ({@code database.table}). */
@@ -43,41 +89,82 @@ public final class RunningSync implements AutoCloseable {
     return restoredFrom;
   }
 
-  public JobStatus status() throws ExecutionException, InterruptedException {
-    return client.getJobStatus().get();
-  }
-
-  /** Stops with a savepoint (everything up to it committed) and returns the savepoint's path. */
+  /**
+   * Stops: during the snapshot, after the chunks in flight, which are committed; afterwards with a
+   * savepoint. Returns where the next run resumes from.
+   */
   public String stop(Duration timeout)
       throws ExecutionException, InterruptedException, TimeoutException {
-    return client
-        .stopWithSavepoint(
-            false,
-            stateDirectory.resolve("savepoints").toUri().toString(),
-            SavepointFormatType.CANONICAL)
-        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    Optional<JobClient> client = stopSnapshot(timeout);
+    if (client.isEmpty()) {
+      return "the initial snapshot's committed progress";
+    }
+    return "savepoint "
+        + client
+            .get()
+            .stopWithSavepoint(
+                false,
+                stateDirectory.resolve("savepoints").toUri().toString(),
+                SavepointFormatType.CANONICAL)
+            .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  /** Cancels without a savepoint; the retained checkpoints still allow a resume. */
+  /** Cancels without a savepoint; retained checkpoints and committed snapshot progress remain. */
   public void cancel(Duration timeout)
       throws ExecutionException, InterruptedException, TimeoutException {
-    client.cancel().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    Optional<JobClient> client = stopSnapshot(timeout);
+    if (client.isPresent()) {
+      client.get().cancel().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
   }
 
-  /** Blocks until the job ends (it runs until stopped or failed). */
+  private Optional<JobClient> stopSnapshot(Duration timeout)
+      throws ExecutionException, InterruptedException, TimeoutException {
+    synchronized (lock) {
+      stopping = true;
+    }
+    if (copier != null) {
+      copier.stop();
+    }
+    return job.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Blocks until the sync ends: it runs until stopped or failed.
+   *
+   * @throws FloeException when the snapshot copy fails for a reason the user can act on
+   * @throws ExecutionException when the Flink job fails
+   */
   public void await() throws ExecutionException, InterruptedException {
-    client.getJobExecutionResult().get();
+    Optional<JobClient> client;
+    try {
+      client = job.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof FloeException floe) {
+        throw floe;
+      }
+      throw e;
+    }
+    if (client.isPresent()) {
+      client.get().getJobExecutionResult().get();
+    }
   }
 
-  /** Cancels the job if it still runs; a job that already ended (and its cluster) is left alone. */
+  /** Stops the copy or cancels the job if it still runs; an ended job is left alone. */
   @Override
   public void close() throws Exception {
-    if (client.getJobExecutionResult().isDone()) {
+    Optional<JobClient> client;
+    try {
+      client = stopSnapshot(Duration.ofMinutes(2));
+    } catch (ExecutionException failed) {
+      return;
+    }
+    if (client.isEmpty() || client.get().getJobExecutionResult().isDone()) {
       return;
     }
     try {
-      if (!client.getJobStatus().get().isGloballyTerminalState()) {
-        client.cancel().get(60, TimeUnit.SECONDS);
+      if (!client.get().getJobStatus().get().isGloballyTerminalState()) {
+        client.get().cancel().get(60, TimeUnit.SECONDS);
       }
     } catch (IllegalStateException | ExecutionException alreadyGone) {
       // the local cluster shut down with the job between the check and the call

@@ -20,9 +20,9 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * The sync pipeline: the Flink CDC MySQL source (parallel chunked snapshot without locks, then the
- * binlog, backfill skipped), records keyed by table and primary key, {@link IcebergChangeWriter}s,
- * and one {@link IcebergChangeCommitter}.
+ * The binlog pipeline, run after {@link SnapshotCopier} has copied the tables: the Flink CDC MySQL
+ * source reading the binlog from the position taken before the copy, records keyed by table and
+ * primary key, {@link IcebergChangeWriter}s, and one {@link IcebergChangeCommitter}.
  */
 final class SyncJob {
 
@@ -38,7 +38,9 @@ final class SyncJob {
       String serverTimeZone,
       Map<String, Schema> schemas,
       Map<String, TableIdentifier> targets,
-      CatalogLoader catalogLoader) {
+      CatalogLoader catalogLoader,
+      SnapshotState state,
+      BinlogPosition overlapBound) {
     environment
         .getConfig()
         .registerTypeWithKryoSerializer(ChangeRecord.class, ChangeRecordSerializer.class);
@@ -64,15 +66,13 @@ final class SyncJob {
             .tableList(schemas.keySet().stream().map(SyncJob::exactPattern).toArray(String[]::new))
             .serverId(firstServerId + "-" + (firstServerId + options.parallelism()))
             .serverTimeZone(serverTimeZone)
-            .startupOptions(StartupOptions.initial())
-            .splitSize(options.snapshotChunkRows())
-            // The backfill loses changes against MariaDB (no GTID watermarks); skipping it makes
-            // the snapshot window at-least-once, which ChangeDeserializer makes idempotent.
-            .skipSnapshotBackfill(true)
-            .closeIdleReaders(true)
+            // SnapshotCopier copied the tables; the binlog is read from before its first read
+            // (a restored job continues from its checkpointed offset instead).
+            .startupOptions(
+                StartupOptions.specificOffset(state.start().file(), state.start().position()))
             .includeSchemaChanges(false)
             .debeziumProperties(debezium)
-            .deserializer(new ChangeDeserializer(schemas, endpoint))
+            .deserializer(new ChangeDeserializer(schemas, overlapBound))
             .build();
     DataStream<ChangeRecord> changes =
         environment
@@ -88,7 +88,9 @@ final class SyncJob {
         .uid(WRITER_UID)
         .setParallelism(options.parallelism())
         .transform(
-            "iceberg committer", Types.VOID, new IcebergChangeCommitter(catalogLoader, targets))
+            "iceberg committer",
+            Types.VOID,
+            new IcebergChangeCommitter(catalogLoader, targets, state.syncId()))
         .uid(COMMITTER_UID)
         .setParallelism(1)
         .setMaxParallelism(1)

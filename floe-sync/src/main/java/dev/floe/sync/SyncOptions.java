@@ -18,7 +18,9 @@ import java.util.Optional;
  * @param parallelism snapshot readers and Iceberg writers
  * @param stateDirectory where checkpoints and savepoints of this sync live
  * @param serverTimeZone the source's time zone for TIMESTAMP columns; empty means ask the server
- * @param snapshotChunkRows rows per snapshot chunk (the unit of parallel, lock-free reading)
+ * @param snapshotChunkRows rows per snapshot chunk: the unit of parallel, lock-free reading, of
+ *     data files and of resuming
+ * @param snapshotRowsPerSecond a cap on the rows per second the snapshot reads; 0 = none
  */
 public record SyncOptions(
     String name,
@@ -28,9 +30,32 @@ public record SyncOptions(
     int parallelism,
     Path stateDirectory,
     Optional<String> serverTimeZone,
-    int snapshotChunkRows) {
+    int snapshotChunkRows,
+    long snapshotRowsPerSecond) {
 
-  public static final int DEFAULT_SNAPSHOT_CHUNK_ROWS = 8096;
+  public static final int DEFAULT_SNAPSHOT_CHUNK_ROWS = 100_000;
+
+  /** Settings without a cap on the snapshot's read rate. */
+  public SyncOptions(
+      String name,
+      MySqlSourceAddress source,
+      TableSelection selection,
+      Duration checkpointInterval,
+      int parallelism,
+      Path stateDirectory,
+      Optional<String> serverTimeZone,
+      int snapshotChunkRows) {
+    this(
+        name,
+        source,
+        selection,
+        checkpointInterval,
+        parallelism,
+        stateDirectory,
+        serverTimeZone,
+        snapshotChunkRows,
+        0);
+  }
 
   public SyncOptions {
     requireNonNull(name, "name is null");
@@ -45,6 +70,10 @@ public record SyncOptions(
     if (snapshotChunkRows < 1) {
       throw new IllegalArgumentException(
           "snapshotChunkRows must be at least 1, got " + snapshotChunkRows);
+    }
+    if (snapshotRowsPerSecond < 0) {
+      throw new IllegalArgumentException(
+          "snapshotRowsPerSecond must not be negative, got " + snapshotRowsPerSecond);
     }
   }
 }

@@ -91,7 +91,94 @@ public final class SyncRunner {
     }
     Map<String, TableIdentifier> targets =
         new TableProvisioner().provision(catalog.catalog(), tables, options.selection());
+    Path stateDirectory = options.stateDirectory();
+    Optional<Path> restorePoint = latestRestorePoint(stateDirectory);
+    Optional<SnapshotState> saved = SnapshotState.load(stateDirectory);
+    if (restorePoint.isPresent()) {
+      SnapshotState state =
+          saved
+              .filter(complete -> complete.end().isPresent())
+              .orElseThrow(
+                  () ->
+                      FloeException.badInput(
+                          "The sync state in "
+                              + stateDirectory
+                              + " has checkpoints but no completed "
+                              + SnapshotState.FILE_NAME
+                              + " (written by an older Floe, or edited). Remove that directory"
+                              + " and the synced tables to start this sync over."));
+      JobClient client =
+          submit(options, timeZone, schemas, targets, restorePoint, state, state.end().get());
+      return new RunningSync(client, targets, restorePoint, stateDirectory);
+    }
+    SnapshotState state =
+        saved.orElseGet(
+            () -> {
+              SnapshotState fresh = SnapshotState.begin(binlogHead(options));
+              fresh.save(stateDirectory);
+              return fresh;
+            });
+    SnapshotCopier copier =
+        new SnapshotCopier(
+            catalog.catalog(),
+            connections,
+            options.source(),
+            state.syncId(),
+            options.parallelism(),
+            options.snapshotChunkRows(),
+            options.checkpointInterval(),
+            new RowThrottle(options.snapshotRowsPerSecond()));
+    List<SnapshotCopier.TableCopy> copies =
+        tables.stream()
+            .map(table -> new SnapshotCopier.TableCopy(table, targets.get(table.qualifiedName())))
+            .toList();
+    LOG.info(
+        "sync {} copies {} tables, then reads the binlog from {}",
+        options.name(),
+        copies.size(),
+        state.start());
+    return new RunningSync(
+        copier,
+        copies,
+        () -> {
+          SnapshotState complete = state;
+          if (state.end().isEmpty()) {
+            complete = state.complete(binlogHead(options));
+            complete.save(stateDirectory);
+          }
+          try (Connection connection = connections.open(options.source().withoutDatabase())) {
+            SourceBinlog.requireAvailable(
+                connection, complete.start(), options.source().hostAndPort(), options.name());
+          }
+          return submit(
+              options,
+              timeZone,
+              schemas,
+              targets,
+              Optional.empty(),
+              complete,
+              complete.end().get());
+        },
+        targets,
+        stateDirectory);
+  }
 
+  private BinlogPosition binlogHead(SyncOptions options) {
+    try (Connection connection = connections.open(options.source().withoutDatabase())) {
+      return SourceBinlog.head(connection);
+    } catch (SQLException e) {
+      throw MySqlConnections.explain(options.source(), e).toException(e);
+    }
+  }
+
+  private JobClient submit(
+      SyncOptions options,
+      String timeZone,
+      Map<String, Schema> schemas,
+      Map<String, TableIdentifier> targets,
+      Optional<Path> restorePoint,
+      SnapshotState state,
+      BinlogPosition overlapBound) {
     Configuration configuration = new Configuration();
     Path checkpoints = options.stateDirectory().resolve("checkpoints");
     configuration.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
@@ -113,7 +200,6 @@ public final class SyncRunner {
     configuration.setString(
         "restart-strategy.exponential-delay.attempts-before-reset-backoff",
         Integer.toString(RESTART_ATTEMPTS));
-    Optional<Path> restorePoint = latestRestorePoint(options.stateDirectory());
     restorePoint.ifPresent(
         path -> configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, path.toUri().toString()));
     StreamExecutionEnvironment environment =
@@ -124,16 +210,18 @@ public final class SyncRunner {
         timeZone,
         schemas,
         targets,
-        new CatalogLoader(catalog.name(), catalog.properties()));
+        new CatalogLoader(catalog.name(), catalog.properties()),
+        state,
+        overlapBound);
     try {
       JobClient client = environment.executeAsync("floe sync " + options.name());
       LOG.info(
-          "sync {} started as Flink job {} ({} tables, restored from {})",
+          "sync {} binlog phase started as Flink job {} ({} tables, restored from {})",
           options.name(),
           client.getJobID(),
           targets.size(),
           restorePoint);
-      return new RunningSync(client, targets, restorePoint, options.stateDirectory());
+      return client;
     } catch (Exception e) {
       throw FloeException.internal("Cannot start the Flink job: " + e.getMessage(), e);
     }

@@ -99,11 +99,26 @@ final class ValueConverter implements Serializable {
               + " column "
               + column
               + " holds the TIME value "
-              + micros / 1_000_000
-              + " s, outside 00:00:00-23:59:59, which an Iceberg time cannot hold. Exclude the"
+              + timeText(micros)
+              + ", outside 00:00:00-23:59:59, which an Iceberg time cannot hold. Exclude the"
               + " table or keep TIME values within a day.");
     }
     return LocalTime.ofNanoOfDay(micros * 1000);
+  }
+
+  /** MySQL's own rendering of a TIME value: {@code [-]H:MM:SS[.ffffff]}. */
+  static String timeText(long micros) {
+    long magnitude = Math.abs(micros);
+    long seconds = magnitude / 1_000_000;
+    long fraction = magnitude % 1_000_000;
+    return String.format(
+        java.util.Locale.ROOT,
+        "%s%02d:%02d:%02d%s",
+        micros < 0 ? "-" : "",
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60,
+        fraction == 0 ? "" : String.format(java.util.Locale.ROOT, ".%06d", fraction));
   }
 
   private static long micros(Object value, String logical) {

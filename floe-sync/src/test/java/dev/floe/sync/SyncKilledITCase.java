@@ -45,9 +45,14 @@ class SyncKilledITCase {
     Files.createDirectories(data);
     String url = server.sourceUrl("root", "", "");
 
-    Process first = SyncProcess.start(data, url, database, 50);
+    // The first run copies slowly (1,000 rows/s) so that it dies in the middle of the snapshot.
+    Process first = SyncProcess.start(data, url, database, 50, 1000);
     try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), data)) {
       awaitSomeSnapshotCommitted(catalog, database);
+      first.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      assertThat(snapshotComplete(catalog, database, "order_items"))
+          .as("killed in the middle of the snapshot")
+          .isFalse();
       assertThat(binlogPhaseReached(catalog, database)).as("still in the snapshot phase").isFalse();
     } finally {
       first.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
@@ -56,7 +61,7 @@ class SyncKilledITCase {
     server.execute(
         "UPDATE `" + database + "`.orders SET status = 'cancelled' WHERE id % 7 = 0",
         "DELETE FROM `" + database + "`.order_items WHERE line_no = 3 AND order_id % 4 = 0");
-    Process second = SyncProcess.start(data, url, database, 50);
+    Process second = SyncProcess.start(data, url, database, 50, 0);
     try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), data)) {
       awaitEqual(server, database, catalog);
       server.execute(
@@ -75,7 +80,7 @@ class SyncKilledITCase {
         "INSERT INTO `"
             + database
             + "`.customers (email, name, country, vip, created_at) VALUES ('k2@x', 'K2', 'IN', 1, NOW(3))");
-    Process third = SyncProcess.start(data, url, database, 50);
+    Process third = SyncProcess.start(data, url, database, 50, 0);
     try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), data)) {
       awaitEqual(server, database, catalog);
     } finally {
@@ -95,6 +100,16 @@ class SyncKilledITCase {
       Thread.sleep(50); // polling for the first commit, bounded by the deadline
     }
     throw new AssertionError("no snapshot rows committed within " + DEADLINE);
+  }
+
+  private static boolean snapshotComplete(FloeCatalog catalog, String database, String table) {
+    Table iceberg = catalog.catalog().loadTable(TableIdentifier.of(database, table));
+    for (Snapshot snapshot : iceberg.snapshots()) {
+      if ("true".equals(snapshot.summary().get(SyncSummary.SNAPSHOT_COMPLETE))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean binlogPhaseReached(FloeCatalog catalog, String database) {

@@ -31,7 +31,8 @@ public final class SyncProcess {
               2,
               data.resolve("sync/crash-test"),
               Optional.empty(),
-              Integer.parseInt(args[3]));
+              Integer.parseInt(args[3]),
+              Long.parseLong(args[4]));
       RunningSync sync =
           new SyncRunner(catalog, new MySqlConnections(Duration.ofSeconds(10))).start(options);
       System.out.println("running " + sync.restoredFrom().map(Path::toString).orElse("fresh"));
@@ -41,7 +42,8 @@ public final class SyncProcess {
   }
 
   /** Starts it with this JVM's classpath and module options. */
-  static Process start(Path data, String sourceUrl, String database, int chunkRows)
+  static Process start(
+      Path data, String sourceUrl, String database, int chunkRows, long snapshotRowsPerSecond)
       throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -58,6 +60,7 @@ public final class SyncProcess {
     command.add(sourceUrl);
     command.add(database);
     command.add(String.valueOf(chunkRows));
+    command.add(String.valueOf(snapshotRowsPerSecond));
     return new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(data.resolveSibling("sync-process-" + System.nanoTime() + ".log").toFile())

@@ -24,6 +24,15 @@ public final class SyncSummary {
    */
   public static final String SOURCE_WATERMARK_MS = "floe.source-watermark-ms";
 
+  /**
+   * Initial snapshot in progress: the primary key (a JSON list of the key values as text) up to
+   * which the table has been copied; the next run continues after it.
+   */
+  public static final String SNAPSHOT_AFTER_KEY = "floe.snapshot-after-key";
+
+  /** {@code true} on the commit that completes a table's initial snapshot. */
+  public static final String SNAPSHOT_COMPLETE = "floe.snapshot-complete";
+
   /** Flink's own keys, written too so Flink and Iceberg tools recognise the commits. */
   public static final String FLINK_JOB_ID = "flink.job-id";
 

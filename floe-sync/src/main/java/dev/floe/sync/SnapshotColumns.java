@@ -1,0 +1,315 @@
+package dev.floe.sync;
+
+import dev.floe.core.error.FloeException;
+import dev.floe.core.sync.SourceColumn;
+import dev.floe.core.sync.SourceTable;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.ByteBuffer;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.temporal.ChronoField;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * How the snapshot copier reads a MySQL table through JDBC: the select list, and one reader per
+ * column that yields exactly the value the binlog path ({@link ValueConverter}) produces for the
+ * same MySQL value, so a row reads the same whichever phase delivered it.
+ *
+ * <p>Temporal columns are selected as text ({@code CAST(c AS CHAR)}) on a session in UTC: the
+ * server's own rendering, with no driver time-zone conversion in between. TIMESTAMP text is then
+ * UTC; DATETIME, DATE and TIME text is the stored wall-clock value.
+ */
+final class SnapshotColumns {
+
+  private static final long MICROS_PER_DAY = 86_400_000_000L;
+  private static final DateTimeFormatter DATE_TIME =
+      new DateTimeFormatterBuilder()
+          .appendPattern("uuuu-MM-dd HH:mm:ss")
+          .optionalStart()
+          .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
+          .optionalEnd()
+          .toFormatter();
+
+  /** Reads one column of the current row. */
+  @FunctionalInterface
+  interface ColumnReader {
+    Object read(ResultSet row, int index) throws SQLException;
+  }
+
+  private final SourceTable table;
+  private final Schema schema;
+  private final List<String> selectList = new ArrayList<>();
+  private final ColumnReader[] readers;
+  private final int[] keyPositions;
+
+  SnapshotColumns(SourceTable table, Schema schema) {
+    this.table = table;
+    this.schema = schema;
+    List<SourceColumn> columns = table.columns();
+    this.readers = new ColumnReader[columns.size()];
+    for (int i = 0; i < columns.size(); i++) {
+      SourceColumn column = columns.get(i);
+      Types.NestedField field = schema.findField(column.name());
+      selectList.add(selectExpression(column));
+      readers[i] = reader(column, field);
+    }
+    this.keyPositions =
+        table.primaryKey().stream()
+            .mapToInt(
+                name ->
+                    java.util.stream.IntStream.range(0, columns.size())
+                        .filter(i -> columns.get(i).name().equals(name))
+                        .findFirst()
+                        .orElseThrow())
+            .toArray();
+  }
+
+  /** The select list, in the table's column order. */
+  String selectList() {
+    return String.join(", ", selectList);
+  }
+
+  /** The quoted primary-key columns, comma separated, for ORDER BY. */
+  String keyList() {
+    return String.join(", ", table.primaryKey().stream().map(SnapshotColumns::quote).toList());
+  }
+
+  Schema schema() {
+    return schema;
+  }
+
+  /** Reads the current row into {@code values} (the Iceberg values, in column order). */
+  void read(ResultSet row, Object[] values) throws SQLException {
+    for (int i = 0; i < readers.length; i++) {
+      values[i] = readers[i].read(row, i + 1);
+    }
+  }
+
+  /** The primary-key values of a row read by {@link #read}. */
+  Object[] key(Object[] values) {
+    Object[] key = new Object[keyPositions.length];
+    for (int i = 0; i < key.length; i++) {
+      key[i] = values[keyPositions[i]];
+    }
+    return key;
+  }
+
+  /**
+   * A condition "key after {@code ?...}" in keyset form, index-friendly for composite keys: {@code
+   * a > ? OR (a = ? AND b > ?)}. Its parameters are bound by {@link #bindAfter}.
+   */
+  String afterCondition() {
+    List<String> key = table.primaryKey().stream().map(SnapshotColumns::quote).toList();
+    List<String> alternatives = new ArrayList<>();
+    for (int i = 0; i < key.size(); i++) {
+      StringBuilder alternative = new StringBuilder("(");
+      for (int j = 0; j < i; j++) {
+        alternative.append(key.get(j)).append(" = ? AND ");
+      }
+      alternative.append(key.get(i)).append(" > ?)");
+      alternatives.add(alternative.toString());
+    }
+    return "(" + String.join(" OR ", alternatives) + ")";
+  }
+
+  /**
+   * A condition "key at or before {@code ?...}", the complement of {@link #afterCondition} with the
+   * same parameters: {@code a < ? OR (a = ? AND b <= ?)}.
+   */
+  String atOrBeforeCondition() {
+    List<String> key = table.primaryKey().stream().map(SnapshotColumns::quote).toList();
+    List<String> alternatives = new ArrayList<>();
+    for (int i = 0; i < key.size(); i++) {
+      StringBuilder alternative = new StringBuilder("(");
+      for (int j = 0; j < i; j++) {
+        alternative.append(key.get(j)).append(" = ? AND ");
+      }
+      alternative.append(key.get(i)).append(i == key.size() - 1 ? " <= ?)" : " < ?)");
+      alternatives.add(alternative.toString());
+    }
+    return "(" + String.join(" OR ", alternatives) + ")";
+  }
+
+  /** The same readers for the primary-key columns only, in key order. */
+  SnapshotColumns keyColumns() {
+    List<SourceColumn> keyColumns =
+        table.primaryKey().stream()
+            .map(
+                name ->
+                    table.columns().stream()
+                        .filter(column -> column.name().equals(name))
+                        .findFirst()
+                        .orElseThrow())
+            .toList();
+    return new SnapshotColumns(
+        new SourceTable(table.database(), table.table(), keyColumns, table.primaryKey()), schema);
+  }
+
+  /** Binds {@link #afterCondition}'s parameters from {@code first}; returns the next index. */
+  int bindAfter(PreparedStatement statement, int first, Object[] key) throws SQLException {
+    int index = first;
+    for (int i = 0; i < key.length; i++) {
+      for (int j = 0; j <= i; j++) {
+        bind(statement, index++, key[j]);
+      }
+    }
+    return index;
+  }
+
+  private static void bind(PreparedStatement statement, int index, Object value)
+      throws SQLException {
+    if (value instanceof Integer number) {
+      statement.setInt(index, number);
+    } else if (value instanceof Long number) {
+      statement.setLong(index, number);
+    } else if (value instanceof BigDecimal decimal) {
+      statement.setBigDecimal(index, decimal);
+    } else if (value instanceof ByteBuffer buffer) {
+      statement.setBytes(index, bytes(buffer));
+    } else if (value instanceof LocalDateTime dateTime) {
+      statement.setString(index, dateTime.toString().replace('T', ' '));
+    } else if (value instanceof OffsetDateTime instant) {
+      // the session runs in UTC
+      statement.setString(
+          index, instant.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime().toString());
+    } else {
+      statement.setString(index, String.valueOf(value));
+    }
+  }
+
+  private static byte[] bytes(ByteBuffer buffer) {
+    ByteBuffer copy = buffer.duplicate();
+    byte[] bytes = new byte[copy.remaining()];
+    copy.get(bytes);
+    return bytes;
+  }
+
+  static String quote(String identifier) {
+    return "`" + identifier.replace("`", "``") + "`";
+  }
+
+  private static String selectExpression(SourceColumn column) {
+    return switch (column.dataType()) {
+      case "date", "time", "datetime", "timestamp" -> "CAST(" + quote(column.name()) + " AS CHAR)";
+      case "year" -> "CAST(" + quote(column.name()) + " AS UNSIGNED)";
+      default -> quote(column.name());
+    };
+  }
+
+  private ColumnReader reader(SourceColumn column, Types.NestedField field) {
+    Type type = field.type();
+    boolean required = field.isRequired();
+    return switch (column.dataType()) {
+      case "date" -> (row, i) -> date(row.getString(i), required);
+      case "time" -> (row, i) -> time(row.getString(i), column);
+      case "datetime" -> (row, i) -> dateTime(row.getString(i), required);
+      case "timestamp" -> (row, i) -> timestamp(row.getString(i), required);
+      case "bit" ->
+          type.typeId() == Type.TypeID.BOOLEAN
+              ? (row, i) -> nullable(row, row.getBoolean(i))
+              : (row, i) -> binary(row.getBytes(i));
+      default ->
+          switch (type.typeId()) {
+            case INTEGER -> (row, i) -> nullable(row, row.getInt(i));
+            case LONG -> (row, i) -> nullable(row, row.getLong(i));
+            case FLOAT -> (row, i) -> nullable(row, row.getFloat(i));
+            case DOUBLE -> (row, i) -> nullable(row, row.getDouble(i));
+            case DECIMAL -> {
+              int scale = ((Types.DecimalType) type).scale();
+              yield (row, i) -> {
+                BigDecimal value = row.getBigDecimal(i);
+                return value == null ? null : value.setScale(scale, RoundingMode.UNNECESSARY);
+              };
+            }
+            case STRING ->
+                column.dataType().equals("decimal")
+                    ? (row, i) -> {
+                      BigDecimal value = row.getBigDecimal(i);
+                      return value == null ? null : value.toPlainString();
+                    }
+                    : (row, i) -> row.getString(i);
+            case BINARY -> (row, i) -> binary(row.getBytes(i));
+            default ->
+                throw new IllegalStateException(
+                    "no snapshot reader for " + column.columnType() + " as " + type);
+          };
+    };
+  }
+
+  private static Object nullable(ResultSet row, Object value) throws SQLException {
+    return row.wasNull() ? null : value;
+  }
+
+  private static ByteBuffer binary(byte[] bytes) {
+    return bytes == null ? null : ByteBuffer.wrap(bytes);
+  }
+
+  /** MySQL's zero date reads as NULL, or the epoch in a NOT NULL column (as the binlog path). */
+  private static boolean zero(String text) {
+    return text.startsWith("0000-00-00");
+  }
+
+  private static LocalDate date(String text, boolean required) {
+    if (text == null) {
+      return null;
+    }
+    if (zero(text)) {
+      return required ? LocalDate.EPOCH : null;
+    }
+    return LocalDate.parse(text);
+  }
+
+  private static LocalDateTime dateTime(String text, boolean required) {
+    if (text == null) {
+      return null;
+    }
+    if (zero(text)) {
+      return required ? LocalDateTime.of(1970, 1, 1, 0, 0) : null;
+    }
+    return LocalDateTime.parse(text, DATE_TIME);
+  }
+
+  private static OffsetDateTime timestamp(String text, boolean required) {
+    LocalDateTime utc = dateTime(text, required);
+    return utc == null ? null : utc.atOffset(ZoneOffset.UTC);
+  }
+
+  private LocalTime time(String text, SourceColumn column) {
+    if (text == null) {
+      return null;
+    }
+    boolean negative = text.startsWith("-");
+    String[] parts = (negative ? text.substring(1) : text).split("[:.]");
+    long hours = Long.parseLong(parts[0]);
+    long micros =
+        ((hours * 60 + Long.parseLong(parts[1])) * 60 + Long.parseLong(parts[2])) * 1_000_000L;
+    if (parts.length > 3) {
+      micros += Long.parseLong((parts[3] + "000000").substring(0, 6));
+    }
+    if (negative || micros >= MICROS_PER_DAY) {
+      throw FloeException.badInput(
+          "Table "
+              + table.qualifiedName()
+              + " column "
+              + column.name()
+              + " holds the TIME value "
+              + text
+              + ", outside 00:00:00-23:59:59, which an Iceberg time cannot hold. Exclude the"
+              + " table or keep TIME values within a day.");
+    }
+    return LocalTime.ofNanoOfDay(micros * 1000);
+  }
+}

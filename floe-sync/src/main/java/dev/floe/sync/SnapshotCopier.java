@@ -1,0 +1,521 @@
+package dev.floe.sync;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.floe.core.error.FloeException;
+import dev.floe.core.source.MySqlSourceAddress;
+import dev.floe.core.sync.SourceTable;
+import dev.floe.core.sync.SyncSummary;
+import dev.floe.mysql.MySqlConnections;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericAppenderFactory;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.io.PartitionedFanoutWriter;
+import org.apache.iceberg.io.TaskWriter;
+import org.apache.iceberg.io.UnpartitionedWriter;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.JsonUtil;
+import org.apache.iceberg.util.PropertyUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The initial snapshot: copies each table from MySQL straight into Iceberg data files, in
+ * primary-key chunks, without locks and without Flink.
+ *
+ * <p>A chunk is a key range {@code (lo, hi]} whose upper bound is found by walking the key index
+ * ({@code ORDER BY key LIMIT 1 OFFSET n-1}); chunks are read ({@code WHERE key > lo AND key <= hi
+ * ORDER BY key}, streamed) and written to their own files by a pool of workers. A table's chunks
+ * are committed in key order, together, at most every commit interval: one {@code AppendFiles} that
+ * records in its summary the key the table is copied up to ({@link #AFTER_KEY}) or that the copy is
+ * complete ({@link #COMPLETE}). Progress and data land in the same commit, so a restart resumes
+ * after the last committed key and never copies a row twice.
+ *
+ * <p>Rows change while they are copied; the binlog phase replays every change from the binlog
+ * position read before the first chunk, and treats inserts up to the position read after the last
+ * chunk as upserts, so each row ends as MySQL has it.
+ */
+final class SnapshotCopier {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SnapshotCopier.class);
+
+  /** Summary key: the primary key (JSON list) up to which the table is copied. */
+  static final String AFTER_KEY = SyncSummary.SNAPSHOT_AFTER_KEY;
+
+  /** Summary key: {@code true} once every chunk of the table is committed. */
+  static final String COMPLETE = SyncSummary.SNAPSHOT_COMPLETE;
+
+  /** One table to copy. */
+  record TableCopy(SourceTable source, TableIdentifier target) {}
+
+  /** How a copy ended. */
+  enum Outcome {
+    COMPLETE,
+    STOPPED
+  }
+
+  private final Catalog catalog;
+  private final MySqlConnections connections;
+  private final MySqlSourceAddress source;
+  private final String syncId;
+  private final int parallelism;
+  private final int chunkRows;
+  private final Duration commitInterval;
+  private final RowThrottle throttle;
+  private volatile boolean stopping;
+
+  SnapshotCopier(
+      Catalog catalog,
+      MySqlConnections connections,
+      MySqlSourceAddress source,
+      String syncId,
+      int parallelism,
+      int chunkRows,
+      Duration commitInterval,
+      RowThrottle throttle) {
+    this.catalog = requireNonNull(catalog, "catalog is null");
+    this.connections = requireNonNull(connections, "connections is null");
+    this.source = requireNonNull(source, "source is null");
+    this.syncId = requireNonNull(syncId, "syncId is null");
+    this.parallelism = parallelism;
+    this.chunkRows = chunkRows;
+    this.commitInterval = requireNonNull(commitInterval, "commitInterval is null");
+    this.throttle = requireNonNull(throttle, "throttle is null");
+  }
+
+  /** Asks a running {@link #copy} to stop after the chunks in flight and commit them. */
+  void stop() {
+    stopping = true;
+  }
+
+  /**
+   * Copies every table not yet complete for this sync, resuming after the last committed key.
+   *
+   * @throws FloeException when MySQL cannot be read or a value cannot be represented; what was
+   *     committed stands
+   */
+  Outcome copy(List<TableCopy> tables) throws InterruptedException {
+    ExecutorService workers =
+        Executors.newFixedThreadPool(
+            parallelism,
+            runnable -> {
+              Thread thread = new Thread(runnable, "floe-snapshot-worker");
+              thread.setDaemon(true);
+              return thread;
+            });
+    Semaphore inFlight = new Semaphore(parallelism * 2);
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    List<TableProgress> progress = new ArrayList<>();
+    try (Connection walker = session()) {
+      for (TableCopy copy : tables) {
+        if (stopping || failure.get() != null) {
+          break;
+        }
+        Table table = catalog.loadTable(copy.target());
+        Optional<Object[]> resume = resumePoint(table, copy.source());
+        if (resume == null) {
+          LOG.info("{}: snapshot already complete", copy.source().qualifiedName());
+          continue;
+        }
+        SnapshotColumns columns = new SnapshotColumns(copy.source(), table.schema());
+        TableProgress tableProgress = new TableProgress(copy.source().qualifiedName(), table);
+        progress.add(tableProgress);
+        Object[] lo = resume.orElse(null);
+        for (int index = 0; !stopping && failure.get() == null; index++) {
+          Object[] hi = upperBound(walker, copy.source(), columns, lo);
+          inFlight.acquire();
+          Chunk chunk = new Chunk(index, lo, hi);
+          workers.execute(
+              () -> {
+                try {
+                  if (failure.get() == null) {
+                    tableProgress.done(chunk, write(copy.source(), table, columns, chunk));
+                  }
+                } catch (RuntimeException e) {
+                  failure.compareAndSet(null, e);
+                } finally {
+                  inFlight.release();
+                }
+              });
+          if (hi == null) {
+            tableProgress.lastChunk(index);
+            break;
+          }
+          lo = hi;
+        }
+      }
+    } catch (SQLException e) {
+      failure.compareAndSet(null, unavailable(e));
+    } finally {
+      workers.shutdown();
+      while (!workers.awaitTermination(1, TimeUnit.SECONDS)) {
+        LOG.debug("waiting for snapshot chunks in flight");
+      }
+    }
+    for (TableProgress tableProgress : progress) {
+      tableProgress.commitReady(true);
+    }
+    if (failure.get() != null) {
+      throw failure.get();
+    }
+    return stopping ? Outcome.STOPPED : Outcome.COMPLETE;
+  }
+
+  /**
+   * Where this sync's copy of a table stands: empty = from the start, a key = after it, {@code
+   * null} = complete.
+   */
+  private Optional<Object[]> resumePoint(Table table, SourceTable source) {
+    for (Snapshot snapshot = table.currentSnapshot();
+        snapshot != null;
+        snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId())) {
+      Map<String, String> summary = snapshot.summary();
+      if (!syncId.equals(summary.get(SyncSummary.SYNC_ID))) {
+        continue;
+      }
+      if ("true".equals(summary.get(COMPLETE))) {
+        return null;
+      }
+      if (summary.containsKey(AFTER_KEY)) {
+        return Optional.of(decodeKey(table.schema(), source, summary.get(AFTER_KEY)));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The last key of the chunk after {@code lo}, or {@code null} when it is the last chunk. */
+  private Object[] upperBound(
+      Connection connection, SourceTable source, SnapshotColumns columns, Object[] lo)
+      throws SQLException {
+    SnapshotColumns key = columns.keyColumns();
+    String sql =
+        "SELECT "
+            + key.selectList()
+            + " FROM "
+            + qualified(source)
+            + (lo == null ? "" : " WHERE " + columns.afterCondition())
+            + " ORDER BY "
+            + columns.keyList()
+            + " LIMIT 1 OFFSET "
+            + (chunkRows - 1);
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      if (lo != null) {
+        columns.bindAfter(statement, 1, lo);
+      }
+      try (ResultSet row = statement.executeQuery()) {
+        if (!row.next()) {
+          return null;
+        }
+        Object[] values = new Object[source.primaryKey().size()];
+        key.read(row, values);
+        return values;
+      }
+    }
+  }
+
+  /** Reads one chunk and writes it to new data files (not committed). */
+  private ChunkResult write(SourceTable source, Table table, SnapshotColumns columns, Chunk chunk) {
+    String where =
+        chunk.lo() == null && chunk.hi() == null
+            ? ""
+            : " WHERE "
+                + String.join(
+                    " AND ",
+                    java.util.stream.Stream.of(
+                            chunk.lo() == null ? null : columns.afterCondition(),
+                            chunk.hi() == null ? null : columns.atOrBeforeCondition())
+                        .filter(java.util.Objects::nonNull)
+                        .toList());
+    String sql =
+        "SELECT "
+            + columns.selectList()
+            + " FROM "
+            + qualified(source)
+            + where
+            + " ORDER BY "
+            + columns.keyList();
+    Schema schema = table.schema();
+    Record record = GenericRecord.create(schema);
+    int[] positions = positions(source, schema);
+    long rows = 0;
+    try (Connection connection = session();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+      statement.setFetchSize(Integer.MIN_VALUE); // stream the rows
+      int index = 1;
+      if (chunk.lo() != null) {
+        index = columns.bindAfter(statement, index, chunk.lo());
+      }
+      if (chunk.hi() != null) {
+        columns.bindAfter(statement, index, chunk.hi());
+      }
+      TaskWriter<Record> writer = writer(table, chunk.index());
+      try (ResultSet row = statement.executeQuery()) {
+        Object[] sourceValues = new Object[source.columns().size()];
+        while (row.next()) {
+          columns.read(row, sourceValues);
+          for (int i = 0; i < positions.length; i++) {
+            record.set(positions[i], sourceValues[i]);
+          }
+          writer.write(record);
+          if (++rows % 1024 == 0) {
+            throttle.acquire(1024);
+          }
+        }
+        throttle.acquire(rows % 1024);
+      } catch (RuntimeException | SQLException | IOException e) {
+        writer.abort();
+        throw e;
+      } catch (InterruptedException e) {
+        writer.abort();
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while copying " + table.name(), e);
+      }
+      return new ChunkResult(List.of(writer.dataFiles()), rows);
+    } catch (SQLException e) {
+      throw unavailable(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write a snapshot chunk of " + table.name(), e);
+    }
+  }
+
+  private static int[] positions(SourceTable source, Schema schema) {
+    List<Types.NestedField> fields = schema.columns();
+    return source.columns().stream()
+        .mapToInt(
+            column ->
+                java.util.stream.IntStream.range(0, fields.size())
+                    .filter(i -> fields.get(i).name().equals(column.name()))
+                    .findFirst()
+                    .orElseThrow(
+                        () ->
+                            new IllegalStateException(
+                                "column " + column.name() + " missing from the Iceberg table")))
+        .toArray();
+  }
+
+  private static TaskWriter<Record> writer(Table table, int chunkIndex) {
+    Schema schema = table.schema();
+    GenericAppenderFactory appenders = new GenericAppenderFactory(schema, table.spec());
+    appenders.setAll(table.properties());
+    FileFormat format =
+        FileFormat.fromString(
+            table
+                .properties()
+                .getOrDefault(
+                    TableProperties.DEFAULT_FILE_FORMAT,
+                    TableProperties.DEFAULT_FILE_FORMAT_DEFAULT));
+    OutputFileFactory files =
+        OutputFileFactory.builderFor(table, chunkIndex, System.nanoTime()).format(format).build();
+    long targetSize =
+        PropertyUtil.propertyAsLong(
+            table.properties(),
+            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    if (table.spec().isUnpartitioned()) {
+      return new UnpartitionedWriter<>(
+          table.spec(), format, appenders, files, table.io(), targetSize);
+    }
+    PartitionKey key = new PartitionKey(table.spec(), schema);
+    InternalRecordWrapper wrapper = new InternalRecordWrapper(schema.asStruct());
+    return new PartitionedFanoutWriter<>(
+        table.spec(), format, appenders, files, table.io(), targetSize) {
+      @Override
+      protected PartitionKey partition(Record row) {
+        key.partition(wrapper.wrap(row));
+        return key;
+      }
+    };
+  }
+
+  private Connection session() throws SQLException {
+    Connection connection = connections.connect(source.withoutDatabase());
+    try (Statement statement = connection.createStatement()) {
+      // TIMESTAMP columns are read as text in UTC (see SnapshotColumns)
+      statement.execute("SET time_zone = '+00:00'");
+    } catch (SQLException e) {
+      connection.close();
+      throw e;
+    }
+    return connection;
+  }
+
+  private FloeException unavailable(SQLException e) {
+    return MySqlConnections.explain(source, e).toException(e);
+  }
+
+  private static String qualified(SourceTable source) {
+    return SnapshotColumns.quote(source.database()) + "." + SnapshotColumns.quote(source.table());
+  }
+
+  /** A key range {@code (lo, hi]}; {@code null} bounds are open. */
+  private record Chunk(int index, Object[] lo, Object[] hi) {}
+
+  private record ChunkResult(List<DataFile> files, long rows) {}
+
+  /** One table's chunks: committed in key order, together, at most every commit interval. */
+  private final class TableProgress {
+    private final String name;
+    private final Table table;
+    private final TreeMap<Integer, ChunkResult> ready = new TreeMap<>();
+    private final Map<Integer, Chunk> chunks = new java.util.HashMap<>();
+    private int next;
+    private int last = -1;
+    private long lastCommit = System.nanoTime();
+
+    TableProgress(String name, Table table) {
+      this.name = name;
+      this.table = table;
+    }
+
+    synchronized void lastChunk(int index) {
+      last = index;
+    }
+
+    synchronized void done(Chunk chunk, ChunkResult result) {
+      ready.put(chunk.index(), result);
+      chunks.put(chunk.index(), chunk);
+      commitReady(false);
+    }
+
+    /** Commits the contiguous run of finished chunks, when due (or when forced). */
+    synchronized void commitReady(boolean force) {
+      boolean due = force || System.nanoTime() - lastCommit >= commitInterval.toNanos();
+      List<DataFile> files = new ArrayList<>();
+      int through = next - 1;
+      long rows = 0;
+      while (ready.containsKey(through + 1)) {
+        through++;
+        files.addAll(ready.get(through).files());
+        rows += ready.get(through).rows();
+      }
+      boolean complete = through >= 0 && through == last;
+      if (through < next || !(due || complete)) {
+        return;
+      }
+      AppendFiles append = table.newFastAppend();
+      files.forEach(append::appendFile);
+      append.set(SyncSummary.SYNC_ID, syncId);
+      if (complete) {
+        append.set(COMPLETE, "true");
+      } else {
+        append.set(AFTER_KEY, encodeKey(chunks.get(through).hi()));
+      }
+      append.commit();
+      for (int index = next; index <= through; index++) {
+        ready.remove(index);
+        chunks.remove(index);
+      }
+      next = through + 1;
+      lastCommit = System.nanoTime();
+      LOG.info(
+          "{}: committed snapshot chunks through {} ({} rows, {} files{})",
+          name,
+          through,
+          rows,
+          files.size(),
+          complete ? ", complete" : "");
+    }
+  }
+
+  static String encodeKey(Object[] key) {
+    List<String> parts = new ArrayList<>();
+    for (Object value : key) {
+      parts.add(
+          value instanceof ByteBuffer buffer
+              ? HexFormat.of().formatHex(bytes(buffer))
+              : String.valueOf(value));
+    }
+    try {
+      return JsonUtil.mapper().writeValueAsString(parts);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static Object[] decodeKey(Schema schema, SourceTable source, String encoded) {
+    List<String> parts;
+    try {
+      parts =
+          JsonUtil.mapper()
+              .readValue(
+                  encoded,
+                  JsonUtil.mapper()
+                      .getTypeFactory()
+                      .constructCollectionType(List.class, String.class));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the snapshot progress key " + encoded, e);
+    }
+    Object[] key = new Object[parts.size()];
+    for (int i = 0; i < key.length; i++) {
+      Type type = schema.findField(source.primaryKey().get(i)).type();
+      key[i] = decodeValue(type, parts.get(i));
+    }
+    return key;
+  }
+
+  private static Object decodeValue(Type type, String text) {
+    return switch (type.typeId()) {
+      case INTEGER -> Integer.valueOf(text);
+      case LONG -> Long.valueOf(text);
+      case DECIMAL -> new BigDecimal(text);
+      case FLOAT -> Float.valueOf(text);
+      case DOUBLE -> Double.valueOf(text);
+      case BOOLEAN -> Boolean.valueOf(text);
+      case BINARY -> ByteBuffer.wrap(HexFormat.of().parseHex(text));
+      case DATE -> LocalDate.parse(text);
+      case TIME -> LocalTime.parse(text);
+      case TIMESTAMP ->
+          ((Types.TimestampType) type).shouldAdjustToUTC()
+              ? OffsetDateTime.parse(text)
+              : LocalDateTime.parse(text);
+      default -> text;
+    };
+  }
+
+  private static byte[] bytes(ByteBuffer buffer) {
+    ByteBuffer copy = buffer.duplicate();
+    byte[] bytes = new byte[copy.remaining()];
+    copy.get(bytes);
+    return bytes;
+  }
+}

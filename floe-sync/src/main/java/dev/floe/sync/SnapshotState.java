@@ -1,0 +1,95 @@
+package dev.floe.sync;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.UUID;
+
+/**
+ * What a sync remembers outside Flink, in {@code <state dir>/snapshot.properties}: its id, the
+ * binlog position read before the initial snapshot's first chunk (the binlog phase starts there),
+ * and, once every table is copied, the position read after the last chunk (inserts up to it may
+ * overlap copied rows and are applied as upserts). Written atomically.
+ *
+ * @param syncId the sync's id, recorded in every commit
+ * @param start where the binlog phase starts reading
+ * @param end set once the copy is complete
+ */
+record SnapshotState(String syncId, BinlogPosition start, Optional<BinlogPosition> end) {
+
+  static final String FILE_NAME = "snapshot.properties";
+
+  SnapshotState {
+    requireNonNull(syncId, "syncId is null");
+    requireNonNull(start, "start is null");
+    requireNonNull(end, "end is null");
+  }
+
+  static SnapshotState begin(BinlogPosition start) {
+    return new SnapshotState(UUID.randomUUID().toString(), start, Optional.empty());
+  }
+
+  SnapshotState complete(BinlogPosition endPosition) {
+    return new SnapshotState(syncId, start, Optional.of(endPosition));
+  }
+
+  static Optional<SnapshotState> load(Path stateDirectory) {
+    Path file = stateDirectory.resolve(FILE_NAME);
+    if (!Files.exists(file)) {
+      return Optional.empty();
+    }
+    Properties properties = new Properties();
+    try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      properties.load(reader);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+    String endFile = properties.getProperty("end-file");
+    return Optional.of(
+        new SnapshotState(
+            properties.getProperty("sync-id"),
+            new BinlogPosition(
+                properties.getProperty("start-file"),
+                Long.parseLong(properties.getProperty("start-position"))),
+            endFile == null
+                ? Optional.empty()
+                : Optional.of(
+                    new BinlogPosition(
+                        endFile, Long.parseLong(properties.getProperty("end-position"))))));
+  }
+
+  void save(Path stateDirectory) {
+    Properties properties = new Properties();
+    properties.setProperty("sync-id", syncId);
+    properties.setProperty("start-file", start.file());
+    properties.setProperty("start-position", Long.toString(start.position()));
+    end.ifPresent(
+        position -> {
+          properties.setProperty("end-file", position.file());
+          properties.setProperty("end-position", Long.toString(position.position()));
+        });
+    try {
+      Files.createDirectories(stateDirectory);
+      Path temporary = Files.createTempFile(stateDirectory, FILE_NAME, ".tmp");
+      try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
+        properties.store(writer, "floe sync state; do not edit");
+      }
+      Files.move(
+          temporary,
+          stateDirectory.resolve(FILE_NAME),
+          StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + stateDirectory.resolve(FILE_NAME), e);
+    }
+  }
+}
