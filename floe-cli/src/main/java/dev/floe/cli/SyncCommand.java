@@ -19,6 +19,7 @@ import dev.floe.sync.SyncRunner;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -105,6 +106,32 @@ final class SyncCommand implements Callable<Integer> {
   Integer chunkRows;
 
   @Option(
+      names = "--snapshot-rows-per-second",
+      paramLabel = "N",
+      description =
+          "Cap on the rows per second the initial snapshot reads from MySQL, to spare a busy"
+              + " source; 0 = no cap (default: sync.snapshot-rows-per-second, else 0).")
+  Long snapshotRowsPerSecond;
+
+  @Option(
+      names = "--partition",
+      paramLabel = "DB.TABLE=SPEC",
+      description =
+          "Partitioning of a table sync creates, e.g. shop.orders='day(created_at), bucket(16,"
+              + " id)'; repeatable (default: sync.partitions).")
+  Map<String, String> partitions;
+
+  @Option(
+      names = "--resnapshot",
+      arity = "0..*",
+      paramLabel = "DB.TABLE",
+      description =
+          "Start this sync over: forget its checkpoints and copy the named tables (all when none"
+              + " is named) again, replacing their Iceberg rows, then read the binlog from now."
+              + " For a sync whose binlog position was purged.")
+  List<String> resnapshot;
+
+  @Option(
       names = "--server-time-zone",
       paramLabel = "ZONE",
       description =
@@ -130,6 +157,12 @@ final class SyncCommand implements Callable<Integer> {
             : (int) defaults.checkpointInterval().toSeconds();
     int parallelism = this.parallelism != null ? this.parallelism : defaults.parallelism();
     int chunkRows = this.chunkRows != null ? this.chunkRows : defaults.chunkRows();
+    long rowsPerSecond =
+        this.snapshotRowsPerSecond != null
+            ? this.snapshotRowsPerSecond
+            : defaults.snapshotRowsPerSecond();
+    Map<String, String> partitions =
+        this.partitions != null ? this.partitions : defaults.partitions();
     List<String> tables = this.tables != null ? this.tables : defaults.tables();
     List<String> excludes = this.excludes != null ? this.excludes : defaults.exclude();
     Optional<String> targetNamespace =
@@ -139,17 +172,20 @@ final class SyncCommand implements Callable<Integer> {
     if (checkpointIntervalSeconds < 1
         || parallelism < 1
         || chunkRows < 1
-        || progressIntervalSeconds < 0) {
+        || progressIntervalSeconds < 0
+        || rowsPerSecond < 0) {
       throw FloeException.badInput(
           "--checkpoint-interval, --parallelism and --chunk-rows must be at least 1 and"
-              + " --progress-interval at least 0; got "
+              + " --progress-interval and --snapshot-rows-per-second at least 0; got "
               + checkpointIntervalSeconds
               + ", "
               + parallelism
               + ", "
               + chunkRows
-              + " and "
+              + ", "
               + progressIntervalSeconds
+              + " and "
+              + rowsPerSecond
               + ".");
     }
     MySqlSourceAddress address =
@@ -186,10 +222,22 @@ final class SyncCommand implements Callable<Integer> {
             parallelism,
             settings.dataDirectory().resolve("sync").resolve(syncName),
             serverTimeZone,
-            chunkRows);
+            chunkRows,
+            rowsPerSecond,
+            partitions);
     try (FloeCatalog catalog =
         new CatalogFactory().open(settings.catalog(), settings.dataDirectory())) {
-      RunningSync sync = new SyncRunner(catalog, connections).start(options);
+      SyncRunner runner = new SyncRunner(catalog, connections);
+      if (resnapshot != null) {
+        out.println(
+            "Starting sync "
+                + syncName
+                + " over: copying "
+                + (resnapshot.isEmpty() ? "every table" : String.join(", ", resnapshot))
+                + " again.");
+      }
+      RunningSync sync =
+          resnapshot != null ? runner.resnapshot(options, resnapshot) : runner.start(options);
       out.println(
           "Syncing "
               + sync.tables().size()

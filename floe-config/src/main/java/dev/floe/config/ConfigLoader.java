@@ -380,7 +380,11 @@ public final class ConfigLoader {
             number(values, ConfigSchema.SYNC_CHUNK_ROWS)
                 .orElse((long) SyncSettings.DEFAULT_CHUNK_ROWS)
                 .intValue(),
-            string(values, ConfigSchema.SYNC_SERVER_TIME_ZONE));
+            string(values, ConfigSchema.SYNC_SERVER_TIME_ZONE),
+            number(values, ConfigSchema.SYNC_SNAPSHOT_ROWS_PER_SECOND).orElse(0L),
+            Optional.ofNullable(values.get(ConfigSchema.SYNC_PARTITIONS.path()))
+                .map(located -> (Map<String, String>) located.value())
+                .orElse(Map.of()));
     return new FloeSettings(
         dataDirectory,
         catalog,

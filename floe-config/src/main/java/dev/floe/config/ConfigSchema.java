@@ -118,20 +118,42 @@ public final class ConfigSchema {
           1,
           "floe sync: seconds between commits to Iceberg (Flink checkpoints).");
   public static final ConfigKey SYNC_PARALLELISM =
-      integer("sync.parallelism", 2, 1, "floe sync: snapshot readers and Iceberg writers.");
+      integer(
+          "sync.parallelism",
+          2,
+          1,
+          "floe sync: snapshot chunk workers (each reads a key range and writes its files) and"
+              + " binlog-phase Iceberg writers.");
   public static final ConfigKey SYNC_CHUNK_ROWS =
       integer(
           "sync.chunk-rows",
-          8096,
+          100_000,
           1,
-          "floe sync: rows per snapshot chunk; chunks are read one at a time per reader, without"
-              + " locks.");
+          "floe sync: rows per initial-snapshot chunk, a primary-key range read without locks"
+              + " into its own data files; a stopped or killed sync resumes after the last"
+              + " committed chunk.");
   public static final ConfigKey SYNC_SERVER_TIME_ZONE =
       key(
           "sync.server-time-zone",
           Kind.STRING,
           "asked from the server",
           "floe sync: the source's time zone for TIMESTAMP columns, e.g. Asia/Shanghai or +08:00.");
+
+  public static final ConfigKey SYNC_SNAPSHOT_ROWS_PER_SECOND =
+      integer(
+          "sync.snapshot-rows-per-second",
+          0,
+          0,
+          "floe sync: cap on the rows per second the initial snapshot reads from MySQL, to spare"
+              + " a busy source; 0 means no cap.");
+  public static final ConfigKey SYNC_PARTITIONS =
+      key(
+          "sync.partitions",
+          Kind.MAP,
+          "unpartitioned",
+          "floe sync: partitioning of the tables sync creates, per source table: database.table"
+              + " -> a comma-separated list of identity(col) or col, year(col), month(col),"
+              + " day(col), hour(col), bucket(N, col), truncate(N, col).");
 
   public static final List<ConfigKey> KEYS =
       List.of(
@@ -150,7 +172,9 @@ public final class ConfigSchema {
           SYNC_CHECKPOINT_INTERVAL_SECONDS,
           SYNC_PARALLELISM,
           SYNC_CHUNK_ROWS,
-          SYNC_SERVER_TIME_ZONE);
+          SYNC_SERVER_TIME_ZONE,
+          SYNC_SNAPSHOT_ROWS_PER_SECOND,
+          SYNC_PARTITIONS);
 
   private ConfigSchema() {}
 

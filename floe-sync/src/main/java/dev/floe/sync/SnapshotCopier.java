@@ -33,6 +33,9 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.OverwriteFiles;
+import org.apache.iceberg.SnapshotUpdate;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
@@ -156,7 +159,10 @@ final class SnapshotCopier {
           continue;
         }
         SnapshotColumns columns = new SnapshotColumns(copy.source(), table.schema());
-        TableProgress tableProgress = new TableProgress(copy.source().qualifiedName(), table);
+        // A copy from the start replaces whatever the table holds (an earlier sync's rows).
+        boolean replace = resume.isEmpty() && holdsFiles(table);
+        TableProgress tableProgress =
+            new TableProgress(copy.source().qualifiedName(), table, replace);
         progress.add(tableProgress);
         Object[] lo = resume.orElse(null);
         for (int index = 0; !stopping && failure.get() == null; index++) {
@@ -197,6 +203,13 @@ final class SnapshotCopier {
       throw failure.get();
     }
     return stopping ? Outcome.STOPPED : Outcome.COMPLETE;
+  }
+
+  private static boolean holdsFiles(Table table) {
+    Snapshot current = table.currentSnapshot();
+    return current != null
+        && (Long.parseLong(current.summary().getOrDefault("total-data-files", "0")) > 0
+            || Long.parseLong(current.summary().getOrDefault("total-delete-files", "0")) > 0);
   }
 
   /**
@@ -396,15 +409,17 @@ final class SnapshotCopier {
   private final class TableProgress {
     private final String name;
     private final Table table;
+    private boolean replace;
     private final TreeMap<Integer, ChunkResult> ready = new TreeMap<>();
     private final Map<Integer, Chunk> chunks = new java.util.HashMap<>();
     private int next;
     private int last = -1;
     private long lastCommit = System.nanoTime();
 
-    TableProgress(String name, Table table) {
+    TableProgress(String name, Table table, boolean replace) {
       this.name = name;
       this.table = table;
+      this.replace = replace;
     }
 
     synchronized void lastChunk(int index) {
@@ -432,15 +447,24 @@ final class SnapshotCopier {
       if (through < next || !(due || complete)) {
         return;
       }
-      AppendFiles append = table.newFastAppend();
-      files.forEach(append::appendFile);
-      append.set(SyncSummary.SYNC_ID, syncId);
-      if (complete) {
-        append.set(COMPLETE, "true");
+      SnapshotUpdate<?> update;
+      if (replace) {
+        OverwriteFiles overwrite = table.newOverwrite().overwriteByRowFilter(Expressions.alwaysTrue());
+        files.forEach(overwrite::addFile);
+        update = overwrite;
       } else {
-        append.set(AFTER_KEY, encodeKey(chunks.get(through).hi()));
+        AppendFiles append = table.newFastAppend();
+        files.forEach(append::appendFile);
+        update = append;
       }
-      append.commit();
+      update.set(SyncSummary.SYNC_ID, syncId);
+      if (complete) {
+        update.set(COMPLETE, "true");
+      } else {
+        update.set(AFTER_KEY, encodeKey(chunks.get(through).hi()));
+      }
+      update.commit();
+      replace = false;
       for (int index = next; index <= through; index++) {
         ready.remove(index);
         chunks.remove(index);

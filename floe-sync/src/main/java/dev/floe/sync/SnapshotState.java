@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
@@ -23,8 +24,11 @@ import java.util.UUID;
  * @param syncId the sync's id, recorded in every commit
  * @param start where the binlog phase starts reading
  * @param end set once the copy is complete
+ * @param tables the source tables ({@code database.table}) to copy; empty = all (a {@code
+ *     --resnapshot} of some tables copies only those)
  */
-record SnapshotState(String syncId, BinlogPosition start, Optional<BinlogPosition> end) {
+record SnapshotState(
+    String syncId, BinlogPosition start, Optional<BinlogPosition> end, List<String> tables) {
 
   static final String FILE_NAME = "snapshot.properties";
 
@@ -32,14 +36,20 @@ record SnapshotState(String syncId, BinlogPosition start, Optional<BinlogPositio
     requireNonNull(syncId, "syncId is null");
     requireNonNull(start, "start is null");
     requireNonNull(end, "end is null");
+    tables = List.copyOf(requireNonNull(tables, "tables is null"));
   }
 
-  static SnapshotState begin(BinlogPosition start) {
-    return new SnapshotState(UUID.randomUUID().toString(), start, Optional.empty());
+  static SnapshotState begin(BinlogPosition start, List<String> tables) {
+    return new SnapshotState(UUID.randomUUID().toString(), start, Optional.empty(), tables);
   }
 
   SnapshotState complete(BinlogPosition endPosition) {
-    return new SnapshotState(syncId, start, Optional.of(endPosition));
+    return new SnapshotState(syncId, start, Optional.of(endPosition), tables);
+  }
+
+  /** Whether the initial snapshot copies this source table. */
+  boolean copies(String table) {
+    return tables.isEmpty() || tables.contains(table);
   }
 
   static Optional<SnapshotState> load(Path stateDirectory) {
@@ -64,7 +74,10 @@ record SnapshotState(String syncId, BinlogPosition start, Optional<BinlogPositio
                 ? Optional.empty()
                 : Optional.of(
                     new BinlogPosition(
-                        endFile, Long.parseLong(properties.getProperty("end-position"))))));
+                        endFile, Long.parseLong(properties.getProperty("end-position")))),
+            properties.getProperty("tables", "").isEmpty()
+                ? List.of()
+                : List.of(properties.getProperty("tables").split(","))));
   }
 
   void save(Path stateDirectory) {
@@ -72,6 +85,7 @@ record SnapshotState(String syncId, BinlogPosition start, Optional<BinlogPositio
     properties.setProperty("sync-id", syncId);
     properties.setProperty("start-file", start.file());
     properties.setProperty("start-position", Long.toString(start.position()));
+    properties.setProperty("tables", String.join(",", tables));
     end.ifPresent(
         position -> {
           properties.setProperty("end-file", position.file());

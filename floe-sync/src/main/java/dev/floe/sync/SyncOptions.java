@@ -6,6 +6,7 @@ import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.sync.TableSelection;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -21,6 +22,7 @@ import java.util.Optional;
  * @param snapshotChunkRows rows per snapshot chunk: the unit of parallel, lock-free reading, of
  *     data files and of resuming
  * @param snapshotRowsPerSecond a cap on the rows per second the snapshot reads; 0 = none
+ * @param partitions partitioning of new tables per source table ({@code database.table})
  */
 public record SyncOptions(
     String name,
@@ -31,7 +33,8 @@ public record SyncOptions(
     Path stateDirectory,
     Optional<String> serverTimeZone,
     int snapshotChunkRows,
-    long snapshotRowsPerSecond) {
+    long snapshotRowsPerSecond,
+    Map<String, String> partitions) {
 
   public static final int DEFAULT_SNAPSHOT_CHUNK_ROWS = 100_000;
 
@@ -54,7 +57,8 @@ public record SyncOptions(
         stateDirectory,
         serverTimeZone,
         snapshotChunkRows,
-        0);
+        0,
+        Map.of());
   }
 
   public SyncOptions {
@@ -71,6 +75,7 @@ public record SyncOptions(
       throw new IllegalArgumentException(
           "snapshotChunkRows must be at least 1, got " + snapshotChunkRows);
     }
+    partitions = Map.copyOf(requireNonNull(partitions, "partitions is null"));
     if (snapshotRowsPerSecond < 0) {
       throw new IllegalArgumentException(
           "snapshotRowsPerSecond must not be negative, got " + snapshotRowsPerSecond);

@@ -90,7 +90,8 @@ public final class SyncRunner {
       schemas.put(table.qualifiedName(), TypeMapping.icebergSchema(table));
     }
     Map<String, TableIdentifier> targets =
-        new TableProvisioner().provision(catalog.catalog(), tables, options.selection());
+        new TableProvisioner()
+            .provision(catalog.catalog(), tables, options.selection(), options.partitions());
     Path stateDirectory = options.stateDirectory();
     Optional<Path> restorePoint = latestRestorePoint(stateDirectory);
     Optional<SnapshotState> saved = SnapshotState.load(stateDirectory);
@@ -114,7 +115,7 @@ public final class SyncRunner {
     SnapshotState state =
         saved.orElseGet(
             () -> {
-              SnapshotState fresh = SnapshotState.begin(binlogHead(options));
+              SnapshotState fresh = SnapshotState.begin(binlogHead(options), List.of());
               fresh.save(stateDirectory);
               return fresh;
             });
@@ -130,6 +131,7 @@ public final class SyncRunner {
             new RowThrottle(options.snapshotRowsPerSecond()));
     List<SnapshotCopier.TableCopy> copies =
         tables.stream()
+            .filter(table -> state.copies(table.qualifiedName()))
             .map(table -> new SnapshotCopier.TableCopy(table, targets.get(table.qualifiedName())))
             .toList();
     LOG.info(
@@ -161,6 +163,55 @@ public final class SyncRunner {
         },
         targets,
         stateDirectory);
+  }
+
+  /**
+   * Starts the sync over after its binlog position was lost (purged): forgets its checkpoints and
+   * state, then copies the given tables again (all when empty), replacing their contents, and reads
+   * the binlog from now on. Tables not copied again keep their rows but miss the changes made while
+   * the binlog was lost.
+   *
+   * @throws FloeException BAD_INPUT when a named table is not among the synced ones
+   */
+  public RunningSync resnapshot(SyncOptions options, List<String> tables) {
+    try (Connection connection = connections.open(options.source().withoutDatabase())) {
+      List<String> synced =
+          new SourceSchemaReader()
+              .read(connection, options.selection()).stream()
+                  .map(SourceTable::qualifiedName)
+                  .toList();
+      for (String table : tables) {
+        if (!synced.contains(table)) {
+          throw FloeException.badInput(
+              "--resnapshot names "
+                  + table
+                  + ", which is not among the synced tables ("
+                  + String.join(", ", synced)
+                  + "). Name tables as database.table.");
+        }
+      }
+    } catch (SQLException e) {
+      throw MySqlConnections.explain(options.source(), e).toException(e);
+    }
+    Path stateDirectory = options.stateDirectory();
+    for (String part : List.of("checkpoints", "savepoints", SnapshotState.FILE_NAME)) {
+      deleteRecursively(stateDirectory.resolve(part));
+    }
+    SnapshotState.begin(binlogHead(options), tables).save(stateDirectory);
+    return start(options);
+  }
+
+  private static void deleteRecursively(Path path) {
+    if (!Files.exists(path)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(path)) {
+      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(file);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot remove " + path, e);
+    }
   }
 
   private BinlogPosition binlogHead(SyncOptions options) {

@@ -1,6 +1,7 @@
 package dev.floe.sync;
 
 import dev.floe.core.error.FloeException;
+import dev.floe.core.sync.PartitionSpecs;
 import dev.floe.core.sync.SourceTable;
 import dev.floe.core.sync.TableSelection;
 import dev.floe.core.sync.TypeMapping;
@@ -29,30 +30,73 @@ public final class TableProvisioner {
   /** The Iceberg table of each source table ({@code database.table}), created if missing. */
   public Map<String, TableIdentifier> provision(
       Catalog catalog, List<SourceTable> tables, TableSelection selection) {
+    return provision(catalog, tables, selection, Map.of());
+  }
+
+  /**
+   * The Iceberg table of each source table, created if missing with the configured partitioning.
+   *
+   * @param partitions partitioning per source table ({@code database.table}), see {@link
+   *     PartitionSpecs}
+   */
+  public Map<String, TableIdentifier> provision(
+      Catalog catalog,
+      List<SourceTable> tables,
+      TableSelection selection,
+      Map<String, String> partitions) {
+    for (String configured : partitions.keySet()) {
+      if (tables.stream().noneMatch(table -> table.qualifiedName().equals(configured))) {
+        throw FloeException.badInput(
+            "sync.partitions names "
+                + configured
+                + ", which is not among the synced tables ("
+                + String.join(", ", tables.stream().map(SourceTable::qualifiedName).toList())
+                + "). Use the MySQL name database.table of a synced table.");
+      }
+    }
     Map<String, TableIdentifier> targets = new LinkedHashMap<>();
     for (SourceTable source : tables) {
       Schema schema = TypeMapping.icebergSchema(source);
+      PartitionSpec spec =
+          partitions.containsKey(source.qualifiedName())
+              ? PartitionSpecs.parse(
+                  source.qualifiedName(), partitions.get(source.qualifiedName()), schema)
+              : PartitionSpec.unpartitioned();
       TableIdentifier identifier =
           TableIdentifier.of(
               Namespace.of(selection.namespaceFor(source.database())), source.table());
       ensureNamespace(catalog, identifier.namespace());
       if (catalog.tableExists(identifier)) {
-        check(catalog.loadTable(identifier), source, schema);
+        check(catalog.loadTable(identifier), source, schema, spec);
       } else {
         try {
           catalog
               .buildTable(identifier, schema)
-              .withPartitionSpec(PartitionSpec.unpartitioned())
+              .withPartitionSpec(spec)
               .withProperty(TableProperties.FORMAT_VERSION, "2")
               .withProperty(SOURCE_PROPERTY, source.qualifiedName())
               .create();
         } catch (AlreadyExistsException createdConcurrently) {
-          check(catalog.loadTable(identifier), source, schema);
+          check(catalog.loadTable(identifier), source, schema, spec);
         }
       }
       targets.put(source.qualifiedName(), identifier);
     }
     return targets;
+  }
+
+  /** A spec as text with column names, comparable across field ids: "day(created_at), ...". */
+  private static String describe(PartitionSpec spec) {
+    return String.join(
+        ", ",
+        spec.fields().stream()
+            .map(
+                field ->
+                    field.transform()
+                        + "("
+                        + spec.schema().findColumnName(field.sourceId())
+                        + ")")
+            .toList());
   }
 
   private static void ensureNamespace(Catalog catalog, Namespace namespace) {
@@ -66,7 +110,21 @@ public final class TableProvisioner {
     }
   }
 
-  private static void check(Table table, SourceTable source, Schema expected) {
+  private static void check(
+      Table table, SourceTable source, Schema expected, PartitionSpec expectedSpec) {
+    if (!describe(table.spec()).equals(describe(expectedSpec))) {
+      throw FloeException.badInput(
+          "Iceberg table "
+              + table.name()
+              + " exists partitioned by ["
+              + describe(table.spec())
+              + "] but the configuration asks for ["
+              + describe(expectedSpec)
+              + "] (sync.partitions for "
+              + source.qualifiedName()
+              + "). Change sync.partitions to match, or evolve the table's partitioning with"
+              + " ALTER TABLE first.");
+    }
     if (!table.schema().asStruct().equals(expected.asStruct())
         || !table.schema().identifierFieldIds().equals(expected.identifierFieldIds())) {
       throw FloeException.badInput(

@@ -32,7 +32,8 @@ public final class SyncProcess {
               data.resolve("sync/crash-test"),
               Optional.empty(),
               Integer.parseInt(args[3]),
-              Long.parseLong(args[4]));
+              Long.parseLong(args[4]),
+              java.util.Map.of());
       RunningSync sync =
           new SyncRunner(catalog, new MySqlConnections(Duration.ofSeconds(10))).start(options);
       System.out.println("running " + sync.restoredFrom().map(Path::toString).orElse("fresh"));

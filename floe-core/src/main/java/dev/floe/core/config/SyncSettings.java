@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -17,6 +18,9 @@ import java.util.Optional;
  * @param parallelism snapshot readers and Iceberg writers
  * @param chunkRows rows per snapshot chunk
  * @param serverTimeZone the source's zone for TIMESTAMP columns; empty = ask the server
+ * @param snapshotRowsPerSecond cap on the rows per second the initial snapshot reads; 0 = none
+ * @param partitions partition spec per source table ({@code database.table} to e.g. {@code
+ *     day(created_at), bucket(16, id)}) for the tables sync creates
  */
 public record SyncSettings(
     List<String> tables,
@@ -25,11 +29,13 @@ public record SyncSettings(
     Duration checkpointInterval,
     int parallelism,
     int chunkRows,
-    Optional<String> serverTimeZone) {
+    Optional<String> serverTimeZone,
+    long snapshotRowsPerSecond,
+    Map<String, String> partitions) {
 
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
   public static final int DEFAULT_PARALLELISM = 2;
-  public static final int DEFAULT_CHUNK_ROWS = 8096;
+  public static final int DEFAULT_CHUNK_ROWS = 100_000;
 
   public SyncSettings {
     tables = List.copyOf(requireNonNull(tables, "tables is null"));
@@ -37,6 +43,7 @@ public record SyncSettings(
     requireNonNull(targetNamespace, "targetNamespace is null");
     requireNonNull(checkpointInterval, "checkpointInterval is null");
     requireNonNull(serverTimeZone, "serverTimeZone is null");
+    partitions = Map.copyOf(requireNonNull(partitions, "partitions is null"));
   }
 
   public static SyncSettings defaults() {
@@ -47,6 +54,8 @@ public record SyncSettings(
         DEFAULT_CHECKPOINT_INTERVAL,
         DEFAULT_PARALLELISM,
         DEFAULT_CHUNK_ROWS,
-        Optional.empty());
+        Optional.empty(),
+        0,
+        Map.of());
   }
 }
