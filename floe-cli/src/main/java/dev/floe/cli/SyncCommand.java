@@ -132,6 +132,15 @@ final class SyncCommand implements Callable<Integer> {
   List<String> resnapshot;
 
   @Option(
+      names = "--flink-conf",
+      paramLabel = "KEY=VALUE",
+      description =
+          "Extra Flink configuration for the binlog job, e.g. a metrics reporter:"
+              + " metrics.reporter.prom.factory.class=org.apache.flink.metrics.prometheus"
+              + ".PrometheusReporterFactory; repeatable.")
+  Map<String, String> flinkConfiguration;
+
+  @Option(
       names = "--server-time-zone",
       paramLabel = "ZONE",
       description =
@@ -227,7 +236,9 @@ final class SyncCommand implements Callable<Integer> {
             partitions);
     try (FloeCatalog catalog =
         new CatalogFactory().open(settings.catalog(), settings.dataDirectory())) {
-      SyncRunner runner = new SyncRunner(catalog, connections);
+      SyncRunner runner =
+          new SyncRunner(catalog, connections)
+              .withFlinkConfiguration(flinkConfiguration == null ? Map.of() : flinkConfiguration);
       if (resnapshot != null) {
         out.println(
             "Starting sync "

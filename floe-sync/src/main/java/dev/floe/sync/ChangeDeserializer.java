@@ -77,8 +77,9 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
         Object[] after = values(table, schema, envelope.getStruct("after"));
         out.collect(
             new ChangeRecord(table, ChangeRecord.Operation.DELETE, before, file, position, millis));
-        ChangeRecord.Operation write =
-            sameKey(schema, before, after) ? ChangeRecord.Operation.INSERT : insert;
+        // Up to the overlap bound the copy may hold any version of the row, in any partition:
+        // the new version is an upsert so that a copied row in its partition goes too.
+        ChangeRecord.Operation write = insert;
         out.collect(new ChangeRecord(table, write, after, file, position, millis));
       }
       case "d" ->
@@ -125,17 +126,6 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
             schema.columns().stream()
                 .map(column -> new ValueConverter(name, column.name(), column.type()))
                 .toArray(ValueConverter[]::new));
-  }
-
-  private static boolean sameKey(Schema schema, Object[] before, Object[] after) {
-    List<Types.NestedField> columns = schema.columns();
-    for (int i = 0; i < columns.size(); i++) {
-      if (schema.identifierFieldIds().contains(columns.get(i).fieldId())
-          && !java.util.Objects.equals(before[i], after[i])) {
-        return false;
-      }
-    }
-    return true;
   }
 
   @Override

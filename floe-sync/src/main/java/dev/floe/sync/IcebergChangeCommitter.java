@@ -65,6 +65,19 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   private transient NavigableMap<Long, Checkpoint> checkpoints;
   private transient ListState<byte[]> state;
   private transient Map<String, Long> committed;
+  private transient Map<String, TableMetrics> metrics;
+
+  /**
+   * Flink metrics of one table, in the committer's group under {@code table=<db.table>}: {@code
+   * lagMillis} (now minus the MySQL commit time the table is complete up to; -1 before the first
+   * binlog commit), {@code committedRows} and {@code committedRowsPerSecond} (data rows committed),
+   * {@code commits}.
+   */
+  private static final class TableMetrics {
+    volatile long watermarkMillis = -1;
+    org.apache.flink.metrics.Counter rows;
+    org.apache.flink.metrics.Counter commits;
+  }
 
   /** What one checkpoint brought: files per table and the binlog progress. */
   static final class Checkpoint implements Serializable {
@@ -89,6 +102,21 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
+    metrics = new HashMap<>();
+    for (String source : targets.keySet()) {
+      org.apache.flink.metrics.MetricGroup group = getMetricGroup().addGroup("table", source);
+      TableMetrics table = new TableMetrics();
+      table.rows = group.counter("committedRows");
+      table.commits = group.counter("commits");
+      group.meter("committedRowsPerSecond", new org.apache.flink.metrics.MeterView(table.rows));
+      group.gauge(
+          "lagMillis",
+          () ->
+              table.watermarkMillis < 0
+                  ? -1L
+                  : Math.max(0, System.currentTimeMillis() - table.watermarkMillis));
+      metrics.put(source, table);
+    }
     catalog = catalogLoader.open();
     state =
         context
@@ -146,6 +174,13 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
       for (Map.Entry<String, List<WriteResult>> table : entry.getValue().results.entrySet()) {
         commit(table.getKey(), table.getValue(), entry.getKey(), entry.getValue());
       }
+      // The binlog is one ordered stream: once a checkpoint is committed, every table is complete
+      // up to the newest event read by then, changed or not.
+      if (entry.getValue().sourceMillis > 0 && metrics != null) {
+        for (TableMetrics table : metrics.values()) {
+          table.watermarkMillis = Math.max(table.watermarkMillis, entry.getValue().sourceMillis);
+        }
+      }
     }
     ready.clear();
   }
@@ -194,6 +229,17 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     }
     rowDelta.commit();
     committed.put(sourceTable, checkpointId);
+    TableMetrics tableMetrics = metrics.get(sourceTable);
+    if (tableMetrics != null) {
+      long rows = 0;
+      for (WriteResult result : results) {
+        for (DataFile file : result.dataFiles()) {
+          rows += file.recordCount();
+        }
+      }
+      tableMetrics.rows.inc(rows);
+      tableMetrics.commits.inc();
+    }
     LOG.info(
         "{}: committed checkpoint {} ({} data files, {} delete files)",
         table.name(),

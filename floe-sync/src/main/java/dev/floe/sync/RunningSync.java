@@ -115,6 +115,17 @@ public final class RunningSync implements AutoCloseable {
     Optional<JobClient> client = stopSnapshot(timeout);
     if (client.isPresent()) {
       client.get().cancel().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      awaitEnd(client.get(), timeout);
+    }
+  }
+
+  /** Waits until the job's tasks are gone (a cancel is acknowledged before they stop). */
+  private static void awaitEnd(JobClient client, Duration timeout)
+      throws InterruptedException, TimeoutException {
+    try {
+      client.getJobExecutionResult().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | java.util.concurrent.CancellationException cancelled) {
+      // the expected end of a cancelled job
     }
   }
 
@@ -165,6 +176,7 @@ public final class RunningSync implements AutoCloseable {
     try {
       if (!client.get().getJobStatus().get().isGloballyTerminalState()) {
         client.get().cancel().get(60, TimeUnit.SECONDS);
+        awaitEnd(client.get(), Duration.ofSeconds(60));
       }
     } catch (IllegalStateException | ExecutionException alreadyGone) {
       // the local cluster shut down with the job between the check and the call

@@ -279,7 +279,45 @@ final class SnapshotColumns {
     if (zero(text)) {
       return required ? LocalDateTime.of(1970, 1, 1, 0, 0) : null;
     }
-    return LocalDateTime.parse(text, DATE_TIME);
+    return parseDateTime(text);
+  }
+
+  /**
+   * Parses MySQL's {@code YYYY-MM-DD hh:mm:ss[.f...]} by hand: the snapshot reads millions of them,
+   * and a {@code DateTimeFormatter} costs several times more.
+   */
+  static LocalDateTime parseDateTime(String text) {
+    if (text.length() < 19 || text.charAt(4) != '-' || text.charAt(10) != ' ') {
+      return LocalDateTime.parse(text, DATE_TIME);
+    }
+    int nanos = 0;
+    if (text.length() > 20) {
+      int digits = text.length() - 20;
+      nanos = digitsAt(text, 20, digits);
+      for (int i = digits; i < 9; i++) {
+        nanos *= 10;
+      }
+    }
+    return LocalDateTime.of(
+        digitsAt(text, 0, 4),
+        digitsAt(text, 5, 2),
+        digitsAt(text, 8, 2),
+        digitsAt(text, 11, 2),
+        digitsAt(text, 14, 2),
+        digitsAt(text, 17, 2),
+        nanos);
+  }
+
+  private static int digitsAt(String text, int start, int count) {
+    int value = 0;
+    for (int i = start; i < start + count; i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        throw new java.time.format.DateTimeParseException("not a MySQL date-time", text, i);
+      }
+      value = value * 10 + (c - '0');
+    }
+    return value;
   }
 
   private static OffsetDateTime timestamp(String text, boolean required) {

@@ -33,14 +33,13 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.iceberg.AppendFiles;
-import org.apache.iceberg.OverwriteFiles;
-import org.apache.iceberg.SnapshotUpdate;
-import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
@@ -49,6 +48,7 @@ import org.apache.iceberg.data.GenericAppenderFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.PartitionedFanoutWriter;
 import org.apache.iceberg.io.TaskWriter;
@@ -449,7 +449,8 @@ final class SnapshotCopier {
       }
       SnapshotUpdate<?> update;
       if (replace) {
-        OverwriteFiles overwrite = table.newOverwrite().overwriteByRowFilter(Expressions.alwaysTrue());
+        OverwriteFiles overwrite =
+            table.newOverwrite().overwriteByRowFilter(Expressions.alwaysTrue());
         files.forEach(overwrite::addFile);
         update = overwrite;
       } else {

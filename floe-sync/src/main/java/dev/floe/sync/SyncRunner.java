@@ -47,10 +47,25 @@ public final class SyncRunner {
 
   private final FloeCatalog catalog;
   private final MySqlConnections connections;
+  private final Map<String, String> flinkSettings;
 
   public SyncRunner(FloeCatalog catalog, MySqlConnections connections) {
+    this(catalog, connections, Map.of());
+  }
+
+  private SyncRunner(
+      FloeCatalog catalog, MySqlConnections connections, Map<String, String> flinkSettings) {
     this.catalog = requireNonNull(catalog, "catalog is null");
     this.connections = requireNonNull(connections, "connections is null");
+    this.flinkSettings = Map.copyOf(requireNonNull(flinkSettings, "flinkSettings is null"));
+  }
+
+  /**
+   * The same runner passing extra Flink configuration to the binlog job, e.g. a metrics reporter
+   * ({@code metrics.reporter.prom.factory.class}); Floe's own settings win.
+   */
+  public SyncRunner withFlinkConfiguration(Map<String, String> settings) {
+    return new SyncRunner(catalog, connections, settings);
   }
 
   /**
@@ -231,6 +246,7 @@ public final class SyncRunner {
       SnapshotState state,
       BinlogPosition overlapBound) {
     Configuration configuration = new Configuration();
+    flinkSettings.forEach(configuration::setString);
     Path checkpoints = options.stateDirectory().resolve("checkpoints");
     configuration.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
     configuration.set(

@@ -92,10 +92,7 @@ public final class TableProvisioner {
         spec.fields().stream()
             .map(
                 field ->
-                    field.transform()
-                        + "("
-                        + spec.schema().findColumnName(field.sourceId())
-                        + ")")
+                    field.transform() + "(" + spec.schema().findColumnName(field.sourceId()) + ")")
             .toList());
   }
 

@@ -18,7 +18,8 @@ import org.apache.iceberg.Schema;
 public final class PartitionSpecs {
 
   private static final Pattern FIELD =
-      Pattern.compile("\\s*(?:(\\w+)\\s*\\(\\s*(?:(\\d+)\\s*,\\s*)?([^,()\\s]+)\\s*\\)|([^,()\\s]+))\\s*");
+      Pattern.compile(
+          "\\s*(?:(\\w+)\\s*\\(\\s*(?:(\\d+)\\s*,\\s*)?([^,()\\s]+)\\s*\\)|([^,()\\s]+))\\s*");
 
   private PartitionSpecs() {}
 
@@ -65,7 +66,11 @@ public final class PartitionSpecs {
         throw bad(table, text, e.getMessage());
       }
     }
-    return builder.build();
+    try {
+      return builder.build();
+    } catch (IllegalArgumentException | org.apache.iceberg.exceptions.ValidationException e) {
+      throw bad(table, text, e.getMessage());
+    }
   }
 
   private static List<String> split(String table, String text) {
