@@ -254,9 +254,7 @@ final class SyncCommand implements Callable<Integer> {
               + sync.tables().size()
               + " tables from "
               + address
-              + (sync.restoredFrom().isPresent()
-                  ? " (resumed from " + sync.restoredFrom().get() + ")"
-                  : "")
+              + sync.resumedFrom().map(from -> " (resumed from " + from + ")").orElse("")
               + ":");
       sync.tables()
           .forEach((from, to) -> out.println("  " + from + " -> " + catalog.name() + "." + to));

@@ -84,8 +84,26 @@ class ConfigLoaderTest {
     assertThat(settings.sync().exclude()).containsExactly("shop\\.tmp_.*");
     assertThat(settings.sync().checkpointInterval()).isEqualTo(Duration.ofSeconds(30));
     assertThat(settings.sync().parallelism()).isEqualTo(2);
-    assertThat(settings.sync().chunkRows()).isEqualTo(8096);
+    assertThat(settings.sync().chunkRows()).isEqualTo(100_000);
     assertThat(settings.sync().targetNamespace()).isEmpty();
+    assertThat(settings.sync().snapshotRowsPerSecond()).isZero();
+    assertThat(settings.sync().partitions()).isEmpty();
+  }
+
+  @Test
+  void syncThrottleAndPartitions() throws Exception {
+    FloeSettings settings =
+        load(
+            """
+            sync:
+              snapshot-rows-per-second: 50000
+              partitions:
+                shop.orders: day(created_at), bucket(16, id)
+            """);
+
+    assertThat(settings.sync().snapshotRowsPerSecond()).isEqualTo(50_000);
+    assertThat(settings.sync().partitions())
+        .containsExactly(java.util.Map.entry("shop.orders", "day(created_at), bucket(16, id)"));
   }
 
   @Test

@@ -25,6 +25,7 @@ public final class RunningSync implements AutoCloseable {
 
   private final Map<String, TableIdentifier> tables;
   private final Optional<Path> restoredFrom;
+  private final Optional<String> resumedFrom;
   private final Path stateDirectory;
   private final SnapshotCopier copier;
 
@@ -42,6 +43,7 @@ public final class RunningSync implements AutoCloseable {
       Path stateDirectory) {
     this.tables = Map.copyOf(requireNonNull(tables, "tables is null"));
     this.restoredFrom = requireNonNull(restoredFrom, "restoredFrom is null");
+    this.resumedFrom = restoredFrom.map(Path::toString);
     this.stateDirectory = requireNonNull(stateDirectory, "stateDirectory is null");
     this.copier = null;
     job.complete(Optional.of(requireNonNull(client, "client is null")));
@@ -53,9 +55,12 @@ public final class RunningSync implements AutoCloseable {
       List<SnapshotCopier.TableCopy> copies,
       Callable<JobClient> binlogPhase,
       Map<String, TableIdentifier> tables,
-      Path stateDirectory) {
+      Path stateDirectory,
+      boolean resumed) {
     this.tables = Map.copyOf(requireNonNull(tables, "tables is null"));
     this.restoredFrom = Optional.empty();
+    this.resumedFrom =
+        resumed ? Optional.of("the initial snapshot's committed progress") : Optional.empty();
     this.stateDirectory = requireNonNull(stateDirectory, "stateDirectory is null");
     this.copier = requireNonNull(copier, "copier is null");
     Thread thread =
@@ -87,6 +92,14 @@ public final class RunningSync implements AutoCloseable {
   /** The checkpoint or savepoint this run resumed from, if any. */
   public Optional<Path> restoredFrom() {
     return restoredFrom;
+  }
+
+  /**
+   * What this run continues, if it is not a fresh start: a checkpoint or savepoint, or the initial
+   * snapshot's committed progress.
+   */
+  public Optional<String> resumedFrom() {
+    return resumedFrom;
   }
 
   /**

@@ -177,7 +177,8 @@ public final class SyncRunner {
               complete.end().get());
         },
         targets,
-        stateDirectory);
+        stateDirectory,
+        saved.isPresent());
   }
 
   /**
