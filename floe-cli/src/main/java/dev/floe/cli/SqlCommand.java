@@ -26,7 +26,7 @@ import picocli.CommandLine.ParentCommand;
       "Query the lake with SQL: an embedded Flink SQL session (batch mode) on the configured"
           + " Iceberg catalog, which is the current catalog, so tables are ns.table. It reads the"
           + " tables' current snapshots. Read-only: SELECT, WITH, VALUES, SHOW, DESCRIBE, EXPLAIN,"
-          + " USE, SET, RESET, CREATE/DROP TEMPORARY VIEW. See docs/sql.md.",
+          + " USE, SET 'key' = 'value', CREATE/DROP TEMPORARY VIEW. See docs/sql.md.",
       "With -e or -f, runs the statements (separated by ;) and stops at the first failure."
           + " Without them, reads statements ended by ; from standard input (quit to leave).",
       "Exit code: 0 every statement succeeded, 2 a statement failed (the message names it) or"

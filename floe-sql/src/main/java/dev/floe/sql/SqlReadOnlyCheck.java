@@ -12,8 +12,7 @@ import java.util.Set;
 final class SqlReadOnlyCheck {
 
   private static final Set<String> READING =
-      Set.of(
-          "SELECT", "WITH", "VALUES", "SHOW", "DESCRIBE", "DESC", "EXPLAIN", "USE", "SET", "RESET");
+      Set.of("SELECT", "WITH", "VALUES", "SHOW", "DESCRIBE", "DESC", "EXPLAIN", "USE", "SET");
 
   private SqlReadOnlyCheck() {}
 
@@ -35,7 +34,7 @@ final class SqlReadOnlyCheck {
         "floe sql only reads, so "
             + words.get(0)
             + " is not run: Floe's sync is the one writer of the lake's tables. It runs SELECT,"
-            + " WITH, VALUES, SHOW, DESCRIBE, EXPLAIN, USE, SET, RESET and CREATE/DROP TEMPORARY"
+            + " WITH, VALUES, SHOW, DESCRIBE, EXPLAIN, USE, SET and CREATE/DROP TEMPORARY"
             + " VIEW.");
   }
 }

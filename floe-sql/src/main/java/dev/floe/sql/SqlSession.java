@@ -10,6 +10,8 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
@@ -44,6 +46,10 @@ public final class SqlSession implements AutoCloseable {
 
   /** The current database (Iceberg namespace) until {@code USE ns} or {@code --namespace}. */
   public static final String DEFAULT_DATABASE = "default";
+
+  /** {@code SET 'key' = 'value'}: a Flink option for the session's next statements. */
+  private static final Pattern SET =
+      Pattern.compile("(?is)\\s*SET\\s+'([^']+)'\\s*=\\s*'([^']*)'\\s*");
 
   private final TableEnvironment environment;
   private final String catalogName;
@@ -123,6 +129,12 @@ public final class SqlSession implements AutoCloseable {
             refusal -> {
               throw FloeException.badInput(refusal);
             });
+    Matcher set = SET.matcher(statement);
+    if (set.matches()) {
+      // TableEnvironment.executeSql knows no SET (only Flink's SQL client does).
+      environment.getConfig().getConfiguration().setString(set.group(1), set.group(2));
+      return SqlResult.success(statement);
+    }
     TableResult result;
     long started = System.nanoTime();
     try {

@@ -21,7 +21,6 @@ class SqlReadOnlyCheckTest {
           "EXPLAIN SELECT 1",
           "USE shop",
           "SET 'parallelism.default' = '1'",
-          "RESET",
           "-- why\nSELECT 1",
           "CREATE TEMPORARY VIEW v AS SELECT 1",
           "drop temporary view v"
@@ -36,7 +35,7 @@ class SqlReadOnlyCheckTest {
         .contains(
             "floe sql only reads, so INSERT is not run: Floe's sync is the one writer of the"
                 + " lake's tables. It runs SELECT, WITH, VALUES, SHOW, DESCRIBE, EXPLAIN, USE,"
-                + " SET, RESET and CREATE/DROP TEMPORARY VIEW.");
+                + " SET and CREATE/DROP TEMPORARY VIEW.");
     for (String statement :
         new String[] {
           "/* x */ DELETE FROM shop.orders",
