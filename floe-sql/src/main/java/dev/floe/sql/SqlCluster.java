@@ -13,6 +13,8 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.runtime.minicluster.MiniClusterJobClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One local Flink cluster for a whole SQL session. Flink's default local executor starts and stops
@@ -20,6 +22,8 @@ import org.apache.flink.runtime.minicluster.MiniClusterJobClient;
  * planner loads, and runs every query of the session. Thread-safe.
  */
 final class SqlCluster implements PipelineExecutorServiceLoader, AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SqlCluster.class);
 
   private static final String EXECUTOR_NAME = "floe-sql-session";
 
@@ -42,10 +46,9 @@ final class SqlCluster implements PipelineExecutorServiceLoader, AutoCloseable {
               MiniCluster started = new MiniCluster(clusterConfiguration);
               try {
                 started.start();
-                org.slf4j.LoggerFactory.getLogger(SqlCluster.class)
-                    .debug(
-                        "local Flink cluster started in {} ms",
-                        (System.nanoTime() - begin) / 1_000_000);
+                LOG.debug(
+                    "local Flink cluster started in {} ms",
+                    (System.nanoTime() - begin) / 1_000_000);
                 cluster.complete(started);
               } catch (Exception | Error e) {
                 cluster.completeExceptionally(e);

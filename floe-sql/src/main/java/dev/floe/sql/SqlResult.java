@@ -5,7 +5,10 @@ import static java.util.Objects.requireNonNull;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What one statement returned: columns and rows (a query, {@code SHOW}, {@code DESCRIBE}), or
@@ -13,6 +16,8 @@ import java.util.function.Function;
  * the result to cancel what is not read. Not thread-safe.
  */
 public final class SqlResult implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SqlResult.class);
 
   private final String statement;
   private final List<SqlColumn> columns;
@@ -65,14 +70,14 @@ public final class SqlResult implements AutoCloseable {
    *
    * @throws dev.floe.core.error.FloeException when the query fails while it runs
    */
-  public java.util.Optional<List<Object>> nextRow() {
+  public Optional<List<Object>> nextRow() {
     try {
       if (!rows.hasNext()) {
-        return java.util.Optional.empty();
+        return Optional.empty();
       }
-      return java.util.Optional.of(rows.next());
+      return Optional.of(rows.next());
     } catch (NoSuchElementException e) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     } catch (RuntimeException e) {
       throw failureTranslator.apply(e);
     }
@@ -85,7 +90,7 @@ public final class SqlResult implements AutoCloseable {
       resource.close();
     } catch (Exception e) {
       // The rows wanted are read; a job that fails while being cancelled changes nothing here.
-      org.slf4j.LoggerFactory.getLogger(SqlResult.class).debug("closing a result failed", e);
+      LOG.debug("closing a result failed", e);
     }
   }
 }
