@@ -9,6 +9,9 @@ import dev.floe.iceberg.FloeCatalog;
 import dev.floe.mysql.MySqlConnections;
 import dev.floe.mysql.SourceDoctor;
 import dev.floe.mysql.SourceFactsReader;
+import dev.floe.sql.SqlConsole;
+import dev.floe.sql.SqlOutputFormat;
+import dev.floe.sql.SqlSession;
 import dev.floe.testing.MariaDbServer;
 import dev.floe.testing.SampleShop;
 import java.io.PrintWriter;
@@ -21,22 +24,29 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code floe demo}: Floe on this machine with nothing set up. Starts a private MariaDB (installing
- * it with apt-get if needed) with a sample shop database, checks it with {@code floe doctor}, and
- * opens the embedded lakehouse.
+ * it with apt-get if needed) with a sample shop database, checks it with {@code floe doctor}, syncs
+ * it into the embedded lakehouse under live traffic and queries the lake as {@code floe sql} does.
  */
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
     description = {
       "Show Floe working on this machine: start a private MariaDB (binlog on) with a sample shop"
-          + " database, check it as a sync source with floe doctor, and open the embedded"
-          + " lakehouse under the data directory.",
+          + " database, check it as a sync source with floe doctor, sync it into the embedded"
+          + " lakehouse under the data directory while it takes orders, and query the lake with"
+          + " floe sql.",
       "MariaDB is installed with apt-get first if this machine has none."
     })
 final class DemoCommand implements Callable<Integer> {
 
   static final String DEMO_USER = "floe";
   static final String DEMO_PASSWORD = "floe-demo";
+
+  /** The demo's query: small, an aggregate, on fresh data. */
+  static final String QUERY =
+      "SELECT status, COUNT(*) AS orders, SUM(total) AS revenue FROM "
+          + DemoSync.NAMESPACE
+          + ".orders GROUP BY status ORDER BY status";
 
   @ParentCommand FloeCommand floe;
 
@@ -51,7 +61,7 @@ final class DemoCommand implements Callable<Integer> {
     FloeSettings settings = floe.settings();
     out.println("Floe demo");
     out.println();
-    out.println("1/5 Starting a private MariaDB (binlog on, ROW format, FULL row image)...");
+    out.println("1/6 Starting a private MariaDB (binlog on, ROW format, FULL row image)...");
     out.flush();
     long started = System.nanoTime();
     MariaDbServer server = MariaDbServer.builder().start();
@@ -61,7 +71,7 @@ final class DemoCommand implements Callable<Integer> {
       out.printf(
           "    ready on %s:%d in %.1f s%n",
           server.host(), server.port(), (System.nanoTime() - started) / 1e9);
-      out.println("2/5 Loading the sample database 'shop'...");
+      out.println("2/6 Loading the sample database 'shop'...");
       out.flush();
       server.execute("CREATE DATABASE shop");
       SampleShop.Size size = SampleShop.Size.SMALL;
@@ -72,7 +82,7 @@ final class DemoCommand implements Callable<Integer> {
           size.customers(), size.products(), size.orders(), size.orderItems());
       String url = server.sourceUrl(DEMO_USER, DEMO_PASSWORD, "shop");
       MySqlSourceAddress address = MySqlSourceAddress.parse(url, "the demo source");
-      out.println("3/5 Checking it as a sync source: floe doctor --source " + address);
+      out.println("3/6 Checking it as a sync source: floe doctor --source " + address);
       out.println();
       SourceReport report =
           new SourceDoctor(
@@ -86,13 +96,21 @@ final class DemoCommand implements Callable<Integer> {
         out.println("The demo source failed a check; stopping.");
         return ExitCodes.PROBLEM_FOUND;
       }
-      out.println("4/5 Syncing shop into the lake while the shop keeps taking orders...");
+      out.println("4/6 Syncing shop into the lake while the shop keeps taking orders...");
       out.flush();
       try (FloeCatalog catalog =
           new CatalogFactory().open(settings.catalog(), settings.dataDirectory())) {
         DemoSync.run(server, address, catalog, settings, out);
+        out.println("5/6 Querying the lake: ./floe sql -e \"" + QUERY + "\"");
+        out.println();
+        out.flush();
+        if (!query(catalog, out)) {
+          out.println("The query failed; stopping.");
+          return ExitCodes.PROBLEM_FOUND;
+        }
+        out.println();
       }
-      out.println("5/5 The lake is at " + settings.dataDirectory());
+      out.println("6/6 The lake is at " + settings.dataDirectory());
       out.println("    (./floe config prints the settings any Iceberg client needs to read it)");
       out.println();
       if (keepRunning) {
@@ -114,6 +132,19 @@ final class DemoCommand implements Callable<Integer> {
     } finally {
       server.close();
       Runtime.getRuntime().removeShutdownHook(stopper);
+    }
+  }
+
+  /** Runs {@link #QUERY} the way {@code floe sql -e} does; returns whether it succeeded. */
+  private boolean query(FloeCatalog catalog, PrintWriter out) {
+    try (SqlSession session = SqlSession.open(catalog)) {
+      return new SqlConsole(
+              session,
+              SqlOutputFormat.TABLE,
+              SqlOutputFormat.TABLE.defaultMaxRows(),
+              out,
+              floe.spec.commandLine().getErr())
+          .runScript(QUERY);
     }
   }
 }

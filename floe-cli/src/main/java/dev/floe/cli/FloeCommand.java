@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
       CleanOrphansCommand.class,
       CleanMetadataCommand.class,
       RemoveDanglingDeletesCommand.class,
-      CheckHistoryCommand.class
+      CheckHistoryCommand.class,
+      SqlCommand.class
     })
 public final class FloeCommand implements Runnable {
 

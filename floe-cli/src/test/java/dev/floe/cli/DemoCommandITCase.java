@@ -19,9 +19,13 @@ class DemoCommandITCase {
         .contains("customers 200, products 50, orders 1000, order_items 3000")
         .contains("  ok    binlog_row_image ")
         .contains("Every required check passed")
-        .contains("4/5 Syncing shop into the lake")
+        .contains("4/6 Syncing shop into the lake")
         .contains("caught up: every table has MySQL's row count")
-        .contains("5/5 The lake is at " + directory.resolve("demo-data"))
+        .contains("5/6 Querying the lake: ./floe sql -e \"" + DemoCommand.QUERY + "\"")
+        .containsPattern("\\| status +\\| orders \\| revenue +\\|\n")
+        .containsPattern("\\| cancelled \\| +\\d+ \\| +\\d+\\.\\d\\d \\|\n")
+        .contains("\n4 rows\n")
+        .contains("6/6 The lake is at " + directory.resolve("demo-data"))
         .contains("Demo done; stopping MariaDB.");
     assertThat(directory.resolve("demo-data/catalog.db")).isRegularFile();
   }

@@ -33,7 +33,8 @@ class FloeCommandTest {
             "clean-orphans",
             "clean-metadata",
             "remove-dangling-deletes",
-            "check-history");
+            "check-history",
+            "sql");
   }
 
   @Test
@@ -50,7 +51,8 @@ class FloeCommandTest {
             "clean-orphans",
             "clean-metadata",
             "remove-dangling-deletes",
-            "check-history")) {
+            "check-history",
+            "sql")) {
       CliRun run = CliRun.run(directory, command, "--help");
 
       assertThat(run.exitCode()).as(command).isZero();
