@@ -61,13 +61,18 @@ public final class SyncProgress {
         lastRows.put(entry.getKey(), rows);
         String watermark =
             snapshot == null ? null : snapshot.summary().get(SyncSummary.SOURCE_WATERMARK_MS);
+        boolean copied =
+            snapshot != null
+                && "true".equals(snapshot.summary().get(SyncSummary.SNAPSHOT_COMPLETE));
         String phase =
             watermark == null
-                ? String.format(
-                    Locale.ROOT,
-                    "snapshot %d / ~%d rows",
-                    rows,
-                    estimates.getOrDefault(entry.getKey(), 0L))
+                ? copied
+                    ? String.format(Locale.ROOT, "copied %d rows, binlog: no change yet", rows)
+                    : String.format(
+                        Locale.ROOT,
+                        "snapshot %d / ~%d rows",
+                        rows,
+                        estimates.getOrDefault(entry.getKey(), 0L))
                 : String.format(
                     Locale.ROOT,
                     "binlog, lag %.1f s",
