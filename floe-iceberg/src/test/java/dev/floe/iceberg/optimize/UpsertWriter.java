@@ -38,8 +38,8 @@ final class UpsertWriter {
   private final Table table;
   private final Map<Long, String> expected = new HashMap<>();
 
-  /** Commits so far; read by other threads. */
-  private volatile int commits;
+  /** Commits so far. */
+  private int commits;
 
   UpsertWriter(Table table) {
     this.table = table;
