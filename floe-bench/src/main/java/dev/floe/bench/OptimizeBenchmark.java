@@ -15,26 +15,30 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.ThreadMXBean;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.actions.RewriteDataFilesActionResult;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -44,21 +48,22 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.encryption.EncryptedOutputFile;
+import org.apache.iceberg.flink.actions.Actions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 
 /**
- * Floe's incremental optimize against a full rewrite of the same streaming-upsert table, in one
- * run: many old healthy partitions, a few hot ones with many small files and equality deletes.
+ * Floe's incremental optimize against Iceberg's own Flink rewrite of the same streaming-upsert
+ * table, in one run: many old healthy partitions, a few hot ones with many small files and equality
+ * deletes.
  *
- * <p>Baseline: Iceberg's own generic full rewrite (every data file read with Iceberg's {@code
- * IcebergGenerics} reader, which applies equality deletes from an in-memory set, and replaced in
- * one {@code RewriteFiles} commit). The Flink {@code Actions.rewriteDataFiles()} baseline needs the
- * Iceberg Flink runtime, which the project does not depend on yet; this is the interim baseline.
- * With {@code --mode=memory}, a table with {@code --deleted-keys} equality-deleted keys (run it
- * with FLOE_JAVA_OPTS=-Xmx512m).
+ * <p>Baseline: {@code org.apache.iceberg.flink.actions.Actions.forTable(table)
+ * .rewriteDataFiles().execute()} run the default way (a local Flink environment, default options),
+ * which is what scheduled-procedure users run. With {@code --mode=memory}, a table with {@code
+ * --deleted-keys} equality-deleted keys (run it with FLOE_JAVA_OPTS=-Xmx512m; {@code
+ * --only=floe|baseline} runs one side, to find the heap the baseline needs).
  */
 final class OptimizeBenchmark implements Benchmark {
 
@@ -72,6 +77,18 @@ final class OptimizeBenchmark implements Benchmark {
 
   private static final Schema KEY = TypeUtil.select(SCHEMA, Set.of(1));
 
+  /**
+   * The tables' target file size, scaled down from Iceberg's default 512 MiB to keep runs short.
+   */
+  private static final long TARGET_FILE_SIZE = 1L << 20;
+
+  /**
+   * The tables' {@code read.split.open-file-cost}, scaled down with the target size (Iceberg's
+   * defaults: 4 MiB for 512 MiB). With the unscaled 4 MiB every small file of this table would
+   * outweigh the 1 MiB target, be its own group, and the baseline would compact nothing.
+   */
+  private static final long OPEN_FILE_COST = TARGET_FILE_SIZE * 4 / 512;
+
   @Override
   public String name() {
     return "optimize";
@@ -79,8 +96,9 @@ final class OptimizeBenchmark implements Benchmark {
 
   @Override
   public String description() {
-    return "Floe's incremental optimize vs Iceberg's generic full rewrite of a streaming-upsert"
-        + " table (--partitions, --hot, --rows, --commits; --mode=memory --deleted-keys)";
+    return "Floe's incremental optimize vs Iceberg's Flink rewriteDataFiles on a streaming-upsert"
+        + " table (--partitions, --hot, --files, --rows, --commits, --scans; --mode=memory --deleted-keys"
+        + " --only=floe|baseline)";
   }
 
   @Override
@@ -98,38 +116,54 @@ final class OptimizeBenchmark implements Benchmark {
   }
 
   private BenchmarkResult compare(BenchmarkContext context, FloeCatalog catalog) throws Exception {
-    int partitions = context.intParameter("partitions", 30);
+    int partitions = context.intParameter("partitions", 20);
     int hot = context.intParameter("hot", 3);
-    int rows = context.intParameter("rows", 20_000);
+    int files = context.intParameter("files", 3);
+    int rows = context.intParameter("rows", 80_000);
     int commits = context.intParameter("commits", 40);
     Table floeTable = create(catalog, "floe", true);
     Table baselineTable = create(catalog, "baseline", true);
     for (Table table : List.of(floeTable, baselineTable)) {
-      fillStreamingTable(table, partitions, hot, rows, commits);
+      fillStreamingTable(table, partitions, hot, files, rows, commits);
     }
     System.out.println("table: " + describe(floeTable));
 
+    Map<String, FileCost> costs = fileCosts(baselineTable);
     Phase floe = measure(() -> floeOptimize(context, floeTable));
-    Phase baseline = measure(() -> fullRewrite(baselineTable));
-    Phase floeScan = measure(() -> scan(floeTable));
-    Phase baselineScan = measure(() -> scan(baselineTable));
-    if (floeScan.outcome.rows != baselineScan.outcome.rows) {
-      throw new IllegalStateException(
-          "row counts differ: " + floeScan.outcome.rows + " vs " + baselineScan.outcome.rows);
-    }
+    Phase baseline = measure(() -> flinkRewrite(baselineTable, costs));
+    Scans scans = scanBoth(floeTable, baselineTable, context.intParameter("scans", 7));
     List<BenchmarkResult.Measurement> measurements = new ArrayList<>();
     add(measurements, "Floe optimize", floe);
-    add(measurements, "full rewrite (baseline)", baseline);
+    add(measurements, "Flink rewriteDataFiles (baseline)", baseline);
     measurements.add(
         new BenchmarkResult.Measurement("Floe: data files after", files(floeTable), "files"));
     measurements.add(
         new BenchmarkResult.Measurement(
+            "Floe: delete files after", deleteFiles(floeTable), "files"));
+    measurements.add(
+        new BenchmarkResult.Measurement(
             "baseline: data files after", files(baselineTable), "files"));
-    measurements.add(new BenchmarkResult.Measurement("Floe: scan after", floeScan.seconds, "s"));
     measurements.add(
-        new BenchmarkResult.Measurement("baseline: scan after", baselineScan.seconds, "s"));
-    measurements.add(
-        new BenchmarkResult.Measurement("rows after (both)", floeScan.outcome.rows, "rows"));
+        new BenchmarkResult.Measurement(
+            "baseline: delete files after", deleteFiles(baselineTable), "files"));
+    String[] kinds = {"wall", "CPU"};
+    for (int kind = 0; kind < 2; kind++) {
+      measurements.add(
+          new BenchmarkResult.Measurement(
+              "Floe: scan " + kinds[kind] + " after, min", min(scans.floe()[kind]), "s"));
+      measurements.add(
+          new BenchmarkResult.Measurement(
+              "baseline: scan " + kinds[kind] + " after, min", min(scans.baseline()[kind]), "s"));
+      measurements.add(
+          new BenchmarkResult.Measurement(
+              "Floe: scan " + kinds[kind] + " after, median", median(scans.floe()[kind]), "s"));
+      measurements.add(
+          new BenchmarkResult.Measurement(
+              "baseline: scan " + kinds[kind] + " after, median",
+              median(scans.baseline()[kind]),
+              "s"));
+    }
+    measurements.add(new BenchmarkResult.Measurement("rows after (both)", scans.rows, "rows"));
     return new BenchmarkResult(
         measurements,
         List.of(
@@ -141,42 +175,123 @@ final class OptimizeBenchmark implements Benchmark {
             new BenchmarkResult.Ratio(
                 "peak heap", floe.peakHeapBytes, baseline.peakHeapBytes, "B", ""),
             new BenchmarkResult.Ratio(
-                "scan time after", floeScan.seconds, baselineScan.seconds, "s", "<= 1.0")));
+                "scan wall time after, min",
+                min(scans.floe()[0]),
+                min(scans.baseline()[0]),
+                "s",
+                "<= 1.0"),
+            new BenchmarkResult.Ratio(
+                "scan CPU time after, min",
+                min(scans.floe()[1]),
+                min(scans.baseline()[1]),
+                "s",
+                "<= 1.0"),
+            new BenchmarkResult.Ratio(
+                "scan CPU time after, median",
+                median(scans.floe()[1]),
+                median(scans.baseline()[1]),
+                "s",
+                "")));
+  }
+
+  /**
+   * Full scans of both tables (Iceberg's generic reader, deletes applied, in this thread): one
+   * warm-up scan of each, then {@code rounds} rounds alternating which table goes first, each timed
+   * in wall time and in this thread's CPU time (the steadier figure on a shared machine; the
+   * minimum over rounds is the least disturbed by other processes). Fails if the tables' row counts
+   * differ.
+   */
+  private static Scans scanBoth(Table floeTable, Table baselineTable, int rounds) {
+    long floeRows = scan(floeTable).rows;
+    long baselineRows = scan(baselineTable).rows;
+    if (floeRows != baselineRows) {
+      throw new IllegalStateException("row counts differ: " + floeRows + " vs " + baselineRows);
+    }
+    double[][] floe = new double[2][rounds];
+    double[][] baseline = new double[2][rounds];
+    for (int round = 0; round < rounds; round++) {
+      if (round % 2 == 0) {
+        timedScan(floeTable, floe, round);
+        timedScan(baselineTable, baseline, round);
+      } else {
+        timedScan(baselineTable, baseline, round);
+        timedScan(floeTable, floe, round);
+      }
+    }
+    System.out.println("scan wall seconds, Floe: " + Arrays.toString(floe[0]));
+    System.out.println("scan wall seconds, baseline: " + Arrays.toString(baseline[0]));
+    System.out.println("scan CPU seconds, Floe: " + Arrays.toString(floe[1]));
+    System.out.println("scan CPU seconds, baseline: " + Arrays.toString(baseline[1]));
+    return new Scans(floe, baseline, floeRows);
+  }
+
+  /** Scans the table; stores wall seconds in {@code into[0][round]}, CPU in {@code [1][round]}. */
+  private static void timedScan(Table table, double[][] into, int round) {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long cpu = threads.getCurrentThreadCpuTime();
+    long start = System.nanoTime();
+    scan(table);
+    into[0][round] = (System.nanoTime() - start) / 1e9;
+    into[1][round] = (threads.getCurrentThreadCpuTime() - cpu) / 1e9;
+  }
+
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int middle = sorted.length / 2;
+    return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  }
+
+  /** Per table: wall seconds ({@code [0]}) and CPU seconds ({@code [1]}) of each round. */
+  private record Scans(double[][] floe, double[][] baseline, long rows) {}
+
+  private static double min(double[] values) {
+    return Arrays.stream(values).min().orElseThrow();
   }
 
   private BenchmarkResult memory(BenchmarkContext context, FloeCatalog catalog) throws Exception {
     int deletedKeys = context.intParameter("deleted-keys", 5_000_000);
     int liveRows = context.intParameter("rows", 500_000);
-    Table floeTable = create(catalog, "floe", false);
-    fillDeleteHeavyTable(floeTable, deletedKeys, liveRows);
-    Table baselineTable = create(catalog, "baseline", false);
-    fillDeleteHeavyTable(baselineTable, deletedKeys, liveRows);
-    System.out.println("table: " + describe(floeTable));
+    String only = context.parameters().getOrDefault("only", "both");
+    boolean runFloe = !only.equals("baseline");
+    boolean runBaseline = !only.equals("floe");
     System.out.printf("max heap %.0f MiB%n", Runtime.getRuntime().maxMemory() / (1024.0 * 1024));
-
-    Phase floe = measure(() -> floeOptimize(context, floeTable));
-    long floeRows = scan(floeTable).rows;
-    Phase baseline;
-    String baselineFailure = "";
-    try {
-      baseline = measure(() -> fullRewrite(baselineTable));
-    } catch (OutOfMemoryError e) {
-      baseline = null;
-      baselineFailure = "OutOfMemoryError: " + e.getMessage();
-    }
-    System.gc();
     List<BenchmarkResult.Measurement> measurements = new ArrayList<>();
-    add(measurements, "Floe optimize", floe);
-    measurements.add(new BenchmarkResult.Measurement("Floe: rows after", floeRows, "rows"));
     measurements.add(new BenchmarkResult.Measurement("equality-deleted keys", deletedKeys, "keys"));
-    if (baseline != null) {
-      add(measurements, "full rewrite (baseline)", baseline);
-    } else {
-      System.out.println("baseline failed: " + baselineFailure);
-      measurements.add(new BenchmarkResult.Measurement("baseline completed", 0, "(failed)"));
+    Phase floe = null;
+    if (runFloe) {
+      Table floeTable = create(catalog, "floe", false);
+      fillDeleteHeavyTable(floeTable, deletedKeys, liveRows);
+      System.out.println("table: " + describe(floeTable));
+      floe = measure(() -> floeOptimize(context, floeTable));
+      add(measurements, "Floe optimize", floe);
+      measurements.add(
+          new BenchmarkResult.Measurement("Floe: rows after", scan(floeTable).rows, "rows"));
+      catalog.catalog().dropTable(TableIdentifier.of("bench", "floe"), true);
+    }
+    Phase baseline = null;
+    if (runBaseline) {
+      Table baselineTable = create(catalog, "baseline", false);
+      fillDeleteHeavyTable(baselineTable, deletedKeys, liveRows);
+      System.out.println("table: " + describe(baselineTable));
+      Map<String, FileCost> costs = fileCosts(baselineTable);
+      try {
+        baseline = measure(() -> flinkRewrite(baselineTable, costs));
+        add(measurements, "Flink rewriteDataFiles (baseline)", baseline);
+        measurements.add(
+            new BenchmarkResult.Measurement(
+                "baseline: rows after", scan(baselineTable).rows, "rows"));
+      } catch (Exception | OutOfMemoryError e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+          root = root.getCause();
+        }
+        System.out.println("baseline failed: " + e + "; root cause: " + root);
+        measurements.add(new BenchmarkResult.Measurement("baseline completed", 0, "(failed)"));
+      }
     }
     List<BenchmarkResult.Ratio> ratios = new ArrayList<>();
-    if (baseline != null) {
+    if (floe != null && baseline != null) {
       ratios.add(
           new BenchmarkResult.Ratio(
               "peak heap", floe.peakHeapBytes, baseline.peakHeapBytes, "B", ""));
@@ -219,100 +334,51 @@ final class OptimizeBenchmark implements Benchmark {
     return new Outcome(result.bytesRead(), result.bytesWritten(), 0);
   }
 
-  /** Reads every row with Iceberg's generic reader (deletes applied), rewrites every file. */
-  private static Outcome fullRewrite(Table table) {
+  /**
+   * Iceberg's own Flink rewrite, the default way scheduled-procedure users run it: {@code
+   * Actions.forTable(table).rewriteDataFiles().execute()} (a local Flink environment, the table's
+   * target file size, every partition's files bin-packed and rewritten with their deletes applied,
+   * one commit). Bytes read: the data files it replaced plus the delete files that applied to them
+   * (listed before the run, outside the timing).
+   */
+  private static Outcome flinkRewrite(Table table, Map<String, FileCost> costs) {
     table.refresh();
-    long startingSnapshot = table.currentSnapshot().snapshotId();
+    RewriteDataFilesActionResult result = Actions.forTable(table).rewriteDataFiles().execute();
+    Set<String> deletesRead = new HashSet<>();
     long bytesRead = 0;
-    List<DataFile> oldData = new ArrayList<>();
-    List<DeleteFile> oldDeletes = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> tasks =
-        table.newScan().useSnapshot(startingSnapshot).planFiles()) {
-      Map<String, DeleteFile> deletes = new HashMap<>();
+    for (DataFile replaced : result.deletedDataFiles()) {
+      FileCost cost = costs.get(replaced.location());
+      bytesRead += replaced.fileSizeInBytes();
+      if (cost != null) {
+        for (DeleteFile delete : cost.deletes()) {
+          if (deletesRead.add(delete.location())) {
+            bytesRead += delete.fileSizeInBytes();
+          }
+        }
+      }
+    }
+    long bytesWritten = result.addedDataFiles().stream().mapToLong(DataFile::fileSizeInBytes).sum();
+    System.out.printf(
+        "Flink rewriteDataFiles replaced %d data files with %d%n",
+        result.deletedDataFiles().size(), result.addedDataFiles().size());
+    return new Outcome(bytesRead, bytesWritten, 0);
+  }
+
+  /** Each current data file's delete files, by location (what a rewrite of it must read). */
+  private static Map<String, FileCost> fileCosts(Table table) {
+    table.refresh();
+    Map<String, FileCost> costs = new HashMap<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
       for (FileScanTask task : tasks) {
-        oldData.add(task.file());
-        bytesRead += task.file().fileSizeInBytes();
-        task.deletes().forEach(delete -> deletes.putIfAbsent(delete.location(), delete));
-      }
-      oldDeletes.addAll(deletes.values());
-      bytesRead += deletes.values().stream().mapToLong(DeleteFile::fileSizeInBytes).sum();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    long target =
-        Long.parseLong(
-            table
-                .properties()
-                .getOrDefault(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, "536870912"));
-    Map<String, Writer> writers = new HashMap<>();
-    try (CloseableIterable<Record> rows =
-        IcebergGenerics.read(table).useSnapshot(startingSnapshot).build()) {
-      for (Record row : rows) {
-        PartitionKey partition = new PartitionKey(table.spec(), table.schema());
-        partition.partition(row);
-        writers
-            .computeIfAbsent(
-                table.spec().partitionToPath(partition),
-                path -> new Writer(table, partition.copy(), target))
-            .write(row);
+        costs.put(task.file().location(), new FileCost(List.copyOf(task.deletes())));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    List<DataFile> newData = new ArrayList<>();
-    writers.values().forEach(writer -> newData.addAll(writer.finish()));
-    RewriteFiles rewrite = table.newRewrite().validateFromSnapshot(startingSnapshot);
-    oldData.forEach(rewrite::deleteFile);
-    oldDeletes.forEach(rewrite::deleteFile);
-    newData.forEach(rewrite::addFile);
-    rewrite.commit();
-    return new Outcome(bytesRead, newData.stream().mapToLong(DataFile::fileSizeInBytes).sum(), 0);
+    return costs;
   }
 
-  /** A rolling writer of one partition. */
-  private static final class Writer {
-    private final Table table;
-    private final StructLike partition;
-    private final long target;
-    private final List<DataFile> files = new ArrayList<>();
-    private DataWriter<Record> current;
-    private long rows;
-
-    Writer(Table table, StructLike partition, long target) {
-      this.table = table;
-      this.partition = partition;
-      this.target = target;
-    }
-
-    void write(Record row) {
-      if (current == null) {
-        current =
-            new GenericAppenderFactory(table.schema(), table.spec())
-                .newDataWriter(newFile(table, partition), FileFormat.PARQUET, partition);
-      }
-      current.write(row);
-      if (++rows % 1000 == 0 && current.length() >= target) {
-        close();
-      }
-    }
-
-    private void close() {
-      try {
-        current.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      files.add(current.toDataFile());
-      current = null;
-    }
-
-    List<DataFile> finish() {
-      if (current != null) {
-        close();
-      }
-      return files;
-    }
-  }
+  private record FileCost(List<DeleteFile> deletes) {}
 
   // ---- tables ----
 
@@ -328,25 +394,35 @@ final class OptimizeBenchmark implements Benchmark {
             SCHEMA,
             spec,
             Map.of(
-                TableProperties.FORMAT_VERSION, "2",
-                TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, String.valueOf(1L << 20),
-                OptimizePolicy.SMALL_FILE_RATIO, "0.3"));
+                TableProperties.FORMAT_VERSION,
+                "2",
+                TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+                String.valueOf(TARGET_FILE_SIZE),
+                TableProperties.SPLIT_OPEN_FILE_COST,
+                String.valueOf(OPEN_FILE_COST),
+                OptimizePolicy.SMALL_FILE_RATIO,
+                "0.3"));
   }
 
   /**
-   * Old partitions: one bulk-loaded file each (healthy). Hot partitions: a bulk load, then {@code
-   * commits} streaming upsert commits (equality deletes for updated and deleted keys, new rows),
-   * each a small data file and a small delete file per hot partition.
+   * Every partition: {@code files} bulk-loaded files of {@code rows} rows each (about the target
+   * size: healthy). Hot partitions (the last {@code hot}) then get {@code commits} streaming upsert
+   * commits (equality deletes for 200 updated or deleted keys, the new rows), each a small data
+   * file and a small delete file per hot partition.
    */
   private static void fillStreamingTable(
-      Table table, int partitions, int hot, int rows, int commits) {
+      Table table, int partitions, int hot, int files, int rows, int commits) {
     Random random = new Random(1);
     for (int day = 0; day < partitions; day++) {
-      List<Record> records = new ArrayList<>();
-      for (int i = 0; i < rows; i++) {
-        records.add(row(key(day, i), day, random));
+      AppendFiles append = table.newAppend();
+      for (int file = 0; file < files; file++) {
+        List<Record> records = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+          records.add(row(key(day, file * rows + i), day, random));
+        }
+        append.appendFile(writeData(table, records, day));
       }
-      table.newAppend().appendFile(writeData(table, records, day)).commit();
+      append.commit();
     }
     GenericAppenderFactory deletes =
         new GenericAppenderFactory(
@@ -357,7 +433,7 @@ final class OptimizeBenchmark implements Benchmark {
         List<Record> upserts = new ArrayList<>();
         List<Long> deletedKeys = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
-          long key = key(day, random.nextInt(rows));
+          long key = key(day, random.nextInt(files * rows));
           deletedKeys.add(key);
           if (random.nextInt(5) > 0) {
             upserts.add(row(key, day, random));
@@ -431,10 +507,16 @@ final class OptimizeBenchmark implements Benchmark {
     return table.encryption().encrypt(table.io().newOutputFile(location));
   }
 
+  /**
+   * Writes with the table's write properties, as a real writer does (without them Iceberg's Parquet
+   * writer falls back to gzip instead of the table's zstd, and every file a rewrite touches would
+   * read faster afterwards for that reason alone).
+   */
   private static DataFile writeData(Table table, List<Record> records, int day) {
     StructLike partition = partitionOf(table, day);
     DataWriter<Record> writer =
-        new GenericAppenderFactory(table.schema(), table.spec())
+        new GenericAppenderFactory(
+                table, table.schema(), table.spec(), table.properties(), null, null, null)
             .newDataWriter(newFile(table, partition), FileFormat.PARQUET, partition);
     try (writer) {
       records.forEach(writer::write);
@@ -479,6 +561,12 @@ final class OptimizeBenchmark implements Benchmark {
   private static long files(Table table) {
     table.refresh();
     return Long.parseLong(table.currentSnapshot().summary().getOrDefault("total-data-files", "0"));
+  }
+
+  private static long deleteFiles(Table table) {
+    table.refresh();
+    return Long.parseLong(
+        table.currentSnapshot().summary().getOrDefault("total-delete-files", "0"));
   }
 
   private static String describe(Table table) {

@@ -25,7 +25,8 @@ import picocli.CommandLine.ParentCommand;
 /**
  * {@code floe demo}: Floe on this machine with nothing set up. Starts a private MariaDB (installing
  * it with apt-get if needed) with a sample shop database, checks it with {@code floe doctor}, syncs
- * it into the embedded lakehouse under live traffic and queries the lake as {@code floe sql} does.
+ * it into the embedded lakehouse under live traffic, optimizes the synced orders table, and queries
+ * the lake as {@code floe sql} does.
  */
 @Command(
     name = "demo",
@@ -33,8 +34,8 @@ import picocli.CommandLine.ParentCommand;
     description = {
       "Show Floe working on this machine: start a private MariaDB (binlog on) with a sample shop"
           + " database, check it as a sync source with floe doctor, sync it into the embedded"
-          + " lakehouse under the data directory while it takes orders, and query the lake with"
-          + " floe sql.",
+          + " lakehouse under the data directory while it takes orders, optimize one of the"
+          + " synced tables, and query the lake with floe sql.",
       "MariaDB is installed with apt-get first if this machine has none."
     })
 final class DemoCommand implements Callable<Integer> {
@@ -61,7 +62,7 @@ final class DemoCommand implements Callable<Integer> {
     FloeSettings settings = floe.settings();
     out.println("Floe demo");
     out.println();
-    out.println("1/6 Starting a private MariaDB (binlog on, ROW format, FULL row image)...");
+    out.println("1/7 Starting a private MariaDB (binlog on, ROW format, FULL row image)...");
     out.flush();
     long started = System.nanoTime();
     MariaDbServer server = MariaDbServer.builder().start();
@@ -71,7 +72,7 @@ final class DemoCommand implements Callable<Integer> {
       out.printf(
           "    ready on %s:%d in %.1f s%n",
           server.host(), server.port(), (System.nanoTime() - started) / 1e9);
-      out.println("2/6 Loading the sample database 'shop'...");
+      out.println("2/7 Loading the sample database 'shop'...");
       out.flush();
       server.execute("CREATE DATABASE shop");
       SampleShop.Size size = SampleShop.Size.SMALL;
@@ -82,7 +83,7 @@ final class DemoCommand implements Callable<Integer> {
           size.customers(), size.products(), size.orders(), size.orderItems());
       String url = server.sourceUrl(DEMO_USER, DEMO_PASSWORD, "shop");
       MySqlSourceAddress address = MySqlSourceAddress.parse(url, "the demo source");
-      out.println("3/6 Checking it as a sync source: floe doctor --source " + address);
+      out.println("3/7 Checking it as a sync source: floe doctor --source " + address);
       out.println();
       SourceReport report =
           new SourceDoctor(
@@ -96,12 +97,25 @@ final class DemoCommand implements Callable<Integer> {
         out.println("The demo source failed a check; stopping.");
         return ExitCodes.PROBLEM_FOUND;
       }
-      out.println("4/6 Syncing shop into the lake while the shop keeps taking orders...");
+      out.println("4/7 Syncing shop into the lake while the shop keeps taking orders...");
       out.flush();
       try (FloeCatalog catalog =
           new CatalogFactory().open(settings.catalog(), settings.dataDirectory())) {
         DemoSync.run(server, address, catalog, settings, out);
-        out.println("5/6 Querying the lake: ./floe sql -e \"" + QUERY + "\"");
+        out.println(
+            "5/7 Optimizing "
+                + DemoSync.NAMESPACE
+                + "."
+                + DemoOptimize.TABLE
+                + ", as floe optimize does: the sync's small files and deletes, before and"
+                + " after...");
+        out.flush();
+        if (!DemoOptimize.run(
+            catalog, settings.dataDirectory().resolve("tmp").resolve("optimize"), out)) {
+          out.println("The demo's optimize run failed; stopping.");
+          return ExitCodes.PROBLEM_FOUND;
+        }
+        out.println("6/7 Querying the lake: ./floe sql -e \"" + QUERY + "\"");
         out.println();
         out.flush();
         if (!query(catalog, out)) {
@@ -110,7 +124,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.println();
       }
-      out.println("6/6 The lake is at " + settings.dataDirectory());
+      out.println("7/7 The lake is at " + settings.dataDirectory());
       out.println("    (./floe config prints the settings any Iceberg client needs to read it)");
       out.println();
       if (keepRunning) {

@@ -31,6 +31,14 @@ final class DemoSync {
   private static final List<String> TABLES =
       List.of("customers", "products", "orders", "order_items");
   private static final Duration TRAFFIC = Duration.ofSeconds(15);
+
+  /**
+   * Traffic also goes on this long after every table has its first rows in the lake, so the sync
+   * streams some changes (small files and deletes for the demo's optimize step) even when the
+   * initial snapshot takes longer than {@link #TRAFFIC}.
+   */
+  private static final Duration STREAMED_TRAFFIC = Duration.ofSeconds(6);
+
   private static final Duration DEADLINE = Duration.ofMinutes(5);
 
   /** The demo's own namespace: reset on every run, so it never touches a user's tables. */
@@ -65,9 +73,12 @@ final class DemoSync {
       trafficThread.start();
       long trafficEnds = started + TRAFFIC.toNanos();
       long deadline = started + DEADLINE.toNanos();
+      long streamingTrafficEnds = Long.MAX_VALUE;
       while (System.nanoTime() < deadline) {
         Thread.sleep(2000); // the demo prints a status line every two seconds
-        if (System.nanoTime() > trafficEnds && trafficThread.isAlive()) {
+        if (System.nanoTime() > trafficEnds
+            && System.nanoTime() > streamingTrafficEnds
+            && trafficThread.isAlive()) {
           traffic.stop();
           trafficThread.join();
           out.printf(
@@ -76,6 +87,10 @@ final class DemoSync {
               traffic.changes());
         }
         Map<String, long[]> counts = counts(server, catalog);
+        if (streamingTrafficEnds == Long.MAX_VALUE
+            && counts.values().stream().allMatch(count -> count[1] > 0)) {
+          streamingTrafficEnds = System.nanoTime() + STREAMED_TRAFFIC.toNanos();
+        }
         StringBuilder line =
             new StringBuilder(
                 String.format(Locale.ROOT, "    %5.1f s ", (System.nanoTime() - started) / 1e9));
@@ -135,7 +150,7 @@ final class DemoSync {
     return counts;
   }
 
-  private static long lakeRows(FloeCatalog catalog, String table) {
+  static long lakeRows(FloeCatalog catalog, String table) {
     TableIdentifier identifier = TableIdentifier.of(NAMESPACE, table);
     if (!catalog.catalog().tableExists(identifier)) {
       return 0;

@@ -175,7 +175,7 @@ final class OptimizeCommand implements Callable<Integer> {
     return value << shift;
   }
 
-  private static void printHealth(PrintWriter out, String label, TableState state) {
+  static void printHealth(PrintWriter out, String label, TableState state) {
     PartitionState totals = state.totals();
     out.printf(
         Locale.ROOT,
