@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,6 +45,9 @@ import org.apache.iceberg.util.SnapshotUtil;
  * bisects mismatching slices down to rows, and reports the differences. Blocks until done.
  */
 public final class Verifier {
+
+  /** A digest query costs about this many times the walk query over the same keys. */
+  private static final int WALK_TO_DIGEST = 3;
 
   private final MySqlConnections connections;
   private final VerifyOptions options;
@@ -66,7 +70,13 @@ public final class Verifier {
       VerifyWindow window =
           VerifyWindow.parse(request.cutoffText(), request.windowText(), clock.today());
       TableShape shape =
-          MySqlTableReader.read(control, request.database(), request.table(), request.timeColumn());
+          MySqlTableReader.read(
+              control,
+              request.database(),
+              request.table(),
+              request.timeColumn(),
+              request.keyColumns());
+      List<StringOrder> stringOrders = MySqlTableReader.stringOrders(control, shape);
       Table lakeTable = loadLakeTable(catalog, request);
       TimeBounds bounds = TimeBounds.of(window, shape.timeColumn().kind(), clock.offset());
       SnapshotChoice snapshot =
@@ -82,7 +92,7 @@ public final class Verifier {
           new MySqlConnectionPool(connections, request.source(), options.maximumQueries())) {
         MySqlSliceReader source = new MySqlSliceReader(pool, guard, shape, bounds);
         IcebergSliceReader lake =
-            new IcebergSliceReader(lakeTable, snapshot.snapshotId(), shape, bounds);
+            new IcebergSliceReader(lakeTable, snapshot.snapshotId(), shape, bounds, stringOrders);
         Run run = new Run(source, lake, progress, started);
         run.execute();
         VerifyReport report =
@@ -130,7 +140,7 @@ public final class Verifier {
     return history;
   }
 
-  /** The state of one run: the key walk, the counters, the collected differences. */
+  /** The state of one run: the key walk, the digests, the counters, the collected differences. */
   private final class Run {
     private final MySqlSliceReader source;
     private final IcebergSliceReader lake;
@@ -141,21 +151,25 @@ public final class Verifier {
     private final AtomicLong rows = new AtomicLong();
     private final AtomicBoolean failed = new AtomicBoolean();
     private final Bisection bisection = options.bisection();
+    private final List<Slice> slices = new ArrayList<>();
+    private final Map<Integer, SliceDigest> sourceDigests = new ConcurrentHashMap<>();
+    private volatile boolean walkDone;
 
-    // the key walk: guarded by "this"
-    private Optional<RowKey> nextLower = Optional.empty();
-    private boolean walkDone;
-    private long slicesFound;
-    private volatile int sliceSize;
+    /** nanoseconds per key of the last digest query, 0 before the first */
+    private volatile double digestNanosPerKey;
 
     Run(MySqlSliceReader source, IcebergSliceReader lake, VerifyProgress progress, long started) {
       this.source = source;
       this.lake = lake;
       this.progress = progress;
       this.started = started;
-      this.sliceSize = options.sliceSizer().initial();
     }
 
+    /**
+     * Walks the key index (this thread) while workers digest the walked slices in MySQL; once the
+     * walk is done, reads the lake once for the digests of all slices (while MySQL digests go on),
+     * then bisects the slices whose digests differ.
+     */
     void execute() {
       ExecutorService workers =
           Executors.newFixedThreadPool(
@@ -166,81 +180,92 @@ public final class Verifier {
                 return thread;
               });
       try {
-        List<Future<?>> futures = new ArrayList<>();
-        for (int i = 0; i < options.threads(); i++) {
-          futures.add(workers.submit(this::work));
+        List<Future<?>> digests = new ArrayList<>();
+        walk(workers, digests);
+        walkDone = true;
+        List<RowKey> boundaries = new ArrayList<>();
+        for (int i = 0; i < slices.size() - 1; i++) {
+          boundaries.add(slices.get(i).range().upper().orElseThrow());
         }
-        for (Future<?> future : futures) {
-          try {
-            future.get();
-          } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-              throw runtime;
-            }
-            throw new FloeException(ErrorCategory.INTERNAL, "verify failed: " + cause, cause);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new FloeException(ErrorCategory.INTERNAL, "interrupted", e);
+        List<SliceDigest> lakeDigests = lake.digests(boundaries, options.threads());
+        waitFor(digests);
+        List<Future<?>> resolutions = new ArrayList<>();
+        for (int i = 0; i < slices.size(); i++) {
+          Slice slice = slices.get(i);
+          if (!sourceDigests.get(i).equals(lakeDigests.get(i))) {
+            resolutions.add(workers.submit(() -> resolve(slice)));
           }
         }
+        waitFor(resolutions);
       } finally {
         workers.shutdownNow();
       }
     }
 
-    private void work() {
-      try {
-        while (!failed.get()) {
-          Optional<Slice> slice = nextSlice();
-          if (slice.isEmpty()) {
-            return;
-          }
-          compare(slice.get());
+    /** Walks the slices from the lowest key and hands each to a worker as soon as it is known. */
+    private void walk(ExecutorService workers, List<Future<?>> digests) {
+      Optional<RowKey> lower = Optional.empty();
+      int size = options.sliceSizer().initial();
+      while (!failed.get()) {
+        KeyRange rest = new KeyRange(lower, Optional.empty());
+        long walkStarted = System.nanoTime();
+        Optional<RowKey> upper = source.keyAt(rest, size);
+        long walkNanos = System.nanoTime() - walkStarted;
+        Slice slice = new Slice(upper.isEmpty() ? rest : new KeyRange(lower, upper), size);
+        int index = slices.size();
+        slices.add(slice);
+        digests.add(workers.submit(() -> digest(index, slice)));
+        if (upper.isEmpty()) {
+          return;
         }
+        lower = upper;
+        // a digest query reads the rows the walk query skipped and hashes them: estimate its time
+        // from the walk, or from the last digest when one is known
+        double perKey = digestNanosPerKey;
+        long estimate =
+            Math.max(WALK_TO_DIGEST * walkNanos, perKey == 0 ? 0 : Math.round(perKey * size));
+        size = options.sliceSizer().next(size, Duration.ofNanos(estimate));
+      }
+    }
+
+    private void digest(int index, Slice slice) {
+      try {
+        long queryStarted = System.nanoTime();
+        SliceDigest digest = source.digest(slice.range());
+        long took = System.nanoTime() - queryStarted;
+        if (slice.keys() > 0) {
+          digestNanosPerKey = (double) took / slice.keys();
+        }
+        sourceDigests.put(index, digest);
+        rows.addAndGet(digest.rows());
+        long done = slicesDone.incrementAndGet();
+        progress.sliceDone(
+            done,
+            walkDone ? slices.size() : done,
+            walkDone,
+            rows.get(),
+            Duration.ofNanos(System.nanoTime() - started));
       } catch (RuntimeException e) {
         failed.set(true);
         throw e;
       }
     }
 
-    /** The next slice by walking the key index from where the last one ended. */
-    private synchronized Optional<Slice> nextSlice() {
-      if (walkDone) {
-        return Optional.empty();
+    private void waitFor(List<Future<?>> futures) {
+      for (Future<?> future : futures) {
+        try {
+          future.get();
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof RuntimeException runtime) {
+            throw runtime;
+          }
+          throw new FloeException(ErrorCategory.INTERNAL, "verify failed: " + cause, cause);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new FloeException(ErrorCategory.INTERNAL, "interrupted", e);
+        }
       }
-      int size = sliceSize;
-      KeyRange rest = new KeyRange(nextLower, Optional.empty());
-      Optional<RowKey> upper = source.keyAt(rest, size);
-      slicesFound++;
-      if (upper.isEmpty()) {
-        walkDone = true;
-        return Optional.of(new Slice(rest, size));
-      }
-      Slice slice = new Slice(new KeyRange(nextLower, upper), size);
-      nextLower = upper;
-      return Optional.of(slice);
-    }
-
-    private void compare(Slice slice) {
-      long queryStarted = System.nanoTime();
-      SliceDigest sourceDigest = source.digest(slice.range());
-      Duration took = Duration.ofNanos(System.nanoTime() - queryStarted);
-      sliceSize = options.sliceSizer().next((int) Math.min(Integer.MAX_VALUE, slice.keys()), took);
-      SliceDigest lakeDigest = lake.digest(slice.range());
-      if (!sourceDigest.equals(lakeDigest)) {
-        resolve(slice);
-      }
-      rows.addAndGet(sourceDigest.rows());
-      long done = slicesDone.incrementAndGet();
-      long found;
-      boolean finished;
-      synchronized (this) {
-        found = slicesFound;
-        finished = walkDone;
-      }
-      progress.sliceDone(
-          done, found, finished, rows.get(), Duration.ofNanos(System.nanoTime() - started));
     }
 
     /**
