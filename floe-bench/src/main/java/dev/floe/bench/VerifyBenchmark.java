@@ -130,6 +130,8 @@ final class VerifyBenchmark implements Benchmark {
         }
       }
 
+      System.out.println("identical, phases ended at: " + equal[0].phases());
+      System.out.println("0.01% differ, phases ended at: " + different[0].phases());
       VerifyReport equalReport = equal[0].report();
       if (!equalReport.equal()) {
         System.out.println("identical tables compared as different:\n" + equalReport.summary(5));
@@ -374,6 +376,7 @@ final class VerifyBenchmark implements Benchmark {
     long started = System.nanoTime();
     work.run();
     double elapsed = seconds(started);
+    System.out.printf("  phase done in %.2f s%n", elapsed);
     return new Phase(elapsed, bytesSent(server) - bytesBefore);
   }
 

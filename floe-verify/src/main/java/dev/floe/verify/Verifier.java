@@ -105,7 +105,7 @@ public final class Verifier {
                 run.slicesDone.get(),
                 run.differences,
                 Duration.ofNanos(System.nanoTime() - started));
-        return new VerifyResult(report, source.bytesRead(), guard.pauses());
+        return new VerifyResult(report, source.bytesRead(), guard.pauses(), run.phases);
       }
     } catch (SQLException e) {
       throw MySqlConnections.explain(request.source(), e).toException(e);
@@ -154,6 +154,7 @@ public final class Verifier {
     private final List<Slice> slices = new ArrayList<>();
     private final Map<Integer, SliceDigest> sourceDigests = new ConcurrentHashMap<>();
     private volatile boolean walkDone;
+    private final Map<String, Duration> phases = new ConcurrentHashMap<>();
 
     /** nanoseconds per key of the last digest query, 0 before the first */
     private volatile double digestNanosPerKey;
@@ -183,12 +184,15 @@ public final class Verifier {
         List<Future<?>> digests = new ArrayList<>();
         walk(workers, digests);
         walkDone = true;
+        phaseDone("walk");
         List<RowKey> boundaries = new ArrayList<>();
         for (int i = 0; i < slices.size() - 1; i++) {
           boundaries.add(slices.get(i).range().upper().orElseThrow());
         }
         List<SliceDigest> lakeDigests = lake.digests(boundaries, options.threads());
+        phaseDone("lake");
         waitFor(digests);
+        phaseDone("source");
         List<Future<?>> resolutions = new ArrayList<>();
         for (int i = 0; i < slices.size(); i++) {
           Slice slice = slices.get(i);
@@ -197,9 +201,14 @@ public final class Verifier {
           }
         }
         waitFor(resolutions);
+        phaseDone("bisect");
       } finally {
         workers.shutdownNow();
       }
+    }
+
+    private void phaseDone(String phase) {
+      phases.put(phase, Duration.ofNanos(System.nanoTime() - started));
     }
 
     /** Walks the slices from the lowest key and hands each to a worker as soon as it is known. */
@@ -292,20 +301,28 @@ public final class Verifier {
         leaves.add(slice.range());
         return;
       }
-      long offset = bisection.splitOffset(slice);
-      Optional<RowKey> middle = source.keyAt(slice.range(), offset);
-      if (middle.isEmpty()) {
-        // fewer MySQL keys than estimated (the last slice): the range holds at most offset keys
-        narrow(new Slice(slice.range(), offset), index, leaves);
+      // walk the parts' boundaries inside the slice, then digest each part on both sides
+      long partKeys = bisection.partKeys(slice);
+      List<Slice> parts = new ArrayList<>();
+      Optional<RowKey> lower = slice.range().lower();
+      while (true) {
+        KeyRange rest = new KeyRange(lower, slice.range().upper());
+        Optional<RowKey> upper = source.keyAt(rest, partKeys);
+        if (upper.isEmpty()) {
+          parts.add(new Slice(rest, partKeys));
+          break;
+        }
+        parts.add(new Slice(new KeyRange(lower, upper), partKeys));
+        lower = upper;
+      }
+      if (parts.size() == 1 && partKeys >= slice.keys()) {
+        // fewer MySQL keys than estimated: the range holds at most partKeys keys
+        leaves.add(slice.range());
         return;
       }
-      List<Slice> halves =
-          List.of(
-              new Slice(new KeyRange(slice.range().lower(), middle), offset),
-              new Slice(new KeyRange(middle, slice.range().upper()), slice.keys() - offset));
-      for (Slice half : halves) {
-        if (!source.digest(half.range()).equals(index.digest(half.range()))) {
-          narrow(half, index, leaves);
+      for (Slice part : parts) {
+        if (!source.digest(part.range()).equals(index.digest(part.range()))) {
+          narrow(part, index, leaves);
         }
       }
     }
