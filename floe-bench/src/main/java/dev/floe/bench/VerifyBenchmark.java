@@ -130,7 +130,11 @@ final class VerifyBenchmark implements Benchmark {
         }
       }
 
-      System.out.println("identical, phases ended at: " + equal[0].phases());
+      System.out.println(
+          "identical, phases ended at: "
+              + equal[0].phases()
+              + ", slices narrowed: "
+              + equal[0].slicesNarrowed());
       System.out.println("0.01% differ, phases ended at: " + different[0].phases());
       VerifyReport equalReport = equal[0].report();
       if (!equalReport.equal()) {

@@ -17,8 +17,8 @@ import java.util.Locale;
  * points; any other collation compares per-character weights read from the server once with {@code
  * WEIGHT_STRING} for every character of the Basic Multilingual Plane (case and accent folding, e.g.
  * {@code a = A} under {@code utf8mb4_general_ci}). PAD SPACE collations compare as if the shorter
- * value were padded with spaces. Characters outside the BMP compare by code point after all BMP
- * weights. Immutable; see docs/verify.md.
+ * value were padded with spaces. Characters outside the BMP weigh as U+FFFD, as in MySQL's
+ * per-character collations. Immutable; see docs/verify.md.
  */
 final class StringOrder {
 
@@ -30,15 +30,20 @@ final class StringOrder {
   /** per BMP code point its weight bytes; null for a binary collation */
   private final byte[][] weights;
 
-  private StringOrder(String collation, boolean padSpace, byte[][] weights) {
+  /** whether characters outside the BMP weigh as U+FFFD (else keys with them are refused) */
+  private final boolean supplementaryAsReplacement;
+
+  private StringOrder(
+      String collation, boolean padSpace, byte[][] weights, boolean supplementaryAsReplacement) {
     this.collation = requireNonNull(collation, "collation is null");
     this.padSpace = padSpace;
     this.weights = weights;
+    this.supplementaryAsReplacement = supplementaryAsReplacement;
   }
 
   /** Code point order (a binary collation). */
   static StringOrder binary(String collation, boolean padSpace) {
-    return new StringOrder(collation, padSpace, null);
+    return new StringOrder(collation, padSpace, null, true);
   }
 
   String collation() {
@@ -102,7 +107,27 @@ final class StringOrder {
         weights[codePoint] = hex.parseHex(both.substring(0, both.length() - suffix.length()));
       }
     }
-    return new StringOrder(collation, padSpace, weights);
+    return new StringOrder(
+        collation, padSpace, weights, weighsAsReplacement(connection, charset, collation));
+  }
+
+  /** Whether a character outside the BMP (U+1F600) weighs as U+FFFD under the collation. */
+  private static boolean weighsAsReplacement(
+      Connection connection, String charset, String collation) throws SQLException {
+    String sql =
+        "SELECT WEIGHT_STRING(CONVERT(CHAR(128512 USING utf32) USING "
+            + charset
+            + ") COLLATE "
+            + collation
+            + ") = WEIGHT_STRING(CONVERT(CHAR(65533 USING utf32) USING "
+            + charset
+            + ") COLLATE "
+            + collation
+            + ")";
+    try (PreparedStatement statement = connection.prepareStatement(sql);
+        ResultSet result = statement.executeQuery()) {
+      return result.next() && result.getBoolean(1);
+    }
   }
 
   private static void checkName(String name) {
@@ -145,11 +170,20 @@ final class StringOrder {
   }
 
   private int[] weightUnits(int codePoint) {
-    if (codePoint >= PLANE || weights[codePoint] == null) {
-      // after every BMP weight, by code point
+    if (codePoint >= PLANE && !supplementaryAsReplacement) {
+      throw FloeException.badInput(
+          "A key holds the character U+"
+              + Integer.toHexString(codePoint).toUpperCase(Locale.ROOT)
+              + ", which verify cannot place in the order of collation "
+              + collation
+              + " (characters outside the Basic Multilingual Plane). Name another key with"
+              + " --key.");
+    }
+    // characters outside the BMP weigh as U+FFFD under MySQL's per-character collations
+    byte[] bytes = codePoint >= PLANE ? weights[0xFFFD] : weights[codePoint];
+    if (bytes == null) {
       return new int[] {0x10000 + codePoint};
     }
-    byte[] bytes = weights[codePoint];
     int[] units = new int[bytes.length];
     for (int i = 0; i < bytes.length; i++) {
       units[i] = bytes[i] & 0xFF;

@@ -105,7 +105,8 @@ public final class Verifier {
                 run.slicesDone.get(),
                 run.differences,
                 Duration.ofNanos(System.nanoTime() - started));
-        return new VerifyResult(report, source.bytesRead(), guard.pauses(), run.phases);
+        return new VerifyResult(
+            report, source.bytesRead(), guard.pauses(), run.slicesNarrowed.get(), run.phases);
       }
     } catch (SQLException e) {
       throw MySqlConnections.explain(request.source(), e).toException(e);
@@ -149,6 +150,7 @@ public final class Verifier {
     private final DifferenceCollector differences = new DifferenceCollector(options.keyLimit());
     private final AtomicLong slicesDone = new AtomicLong();
     private final AtomicLong rows = new AtomicLong();
+    private final AtomicLong slicesNarrowed = new AtomicLong();
     private final AtomicBoolean failed = new AtomicBoolean();
     private final Bisection bisection = options.bisection();
     private final List<Slice> slices = new ArrayList<>();
@@ -197,6 +199,7 @@ public final class Verifier {
         for (int i = 0; i < slices.size(); i++) {
           Slice slice = slices.get(i);
           if (!sourceDigests.get(i).equals(lakeDigests.get(i))) {
+            slicesNarrowed.incrementAndGet();
             resolutions.add(workers.submit(() -> resolve(slice)));
           }
         }
