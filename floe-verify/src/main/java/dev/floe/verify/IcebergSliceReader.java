@@ -21,7 +21,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -393,7 +392,8 @@ final class IcebergSliceReader {
 
   /** The (key, row hash) of the compared lake rows of a range, for bisection in memory. */
   LakeKeyIndex index(KeyRange range) {
-    List<Map.Entry<RowKey, Long>> entries = new ArrayList<>();
+    record Entry(RowKey key, Object[] typed, long hash) {}
+    List<Entry> entries = new ArrayList<>();
     scan(
         range,
         texts -> {
@@ -404,15 +404,16 @@ final class IcebergSliceReader {
           boolean full = bounds.inWindow(time);
           RowKey key = rowText.key(texts);
           String text = full ? rowText.rowText(texts, true) : rowText.keyRowText(key.values());
-          entries.add(Map.entry(key, RowText.hash(text)));
+          entries.add(new Entry(key, keyOrder.typed(key), RowText.hash(text)));
         });
-    Comparator<RowKey> order = keyOrder.rowKeyOrder();
-    entries.sort(Map.Entry.comparingByKey(order));
+    // typed once per row: sorting compares typed keys, not texts
+    entries.sort((left, right) -> keyOrder.compare(left.typed(), right.typed()));
     long[] hashes = new long[entries.size()];
     for (int i = 0; i < hashes.length; i++) {
-      hashes[i] = entries.get(i).getValue();
+      hashes[i] = entries.get(i).hash();
     }
-    return new LakeKeyIndex(entries.stream().map(Map.Entry::getKey).toList(), hashes, order);
+    return new LakeKeyIndex(
+        entries.stream().map(Entry::key).toList(), hashes, keyOrder.rowKeyOrder());
   }
 
   /**
