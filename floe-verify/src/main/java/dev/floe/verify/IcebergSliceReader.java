@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.ByteBuffer;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -43,6 +44,7 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.PartitionUtil;
@@ -124,24 +126,11 @@ final class IcebergSliceReader {
    *
    * @param boundaries the walked slice boundaries, ascending in MySQL's key order
    */
-  List<SliceDigest> digests(List<RowKey> boundaries, int threads) {
-    Object[][] typedBoundaries = boundaries.stream().map(keyOrder::typed).toArray(Object[][]::new);
-    for (int i = 1; i < typedBoundaries.length; i++) {
-      if (keyOrder.compare(typedBoundaries[i - 1], typedBoundaries[i]) >= 0) {
-        throw FloeException.badInput(
-            "MySQL returned the keys "
-                + boundaries.get(i - 1)
-                + " and "
-                + boundaries.get(i)
-                + " of "
-                + shape.qualifiedName()
-                + " in an order verify does not reproduce (key collation); it cannot compare"
-                + " this table. Name another key with --key.");
-      }
-    }
-    SliceDigest.Accumulator[] total = accumulators(typedBoundaries.length + 1);
+  List<SliceDigest> digests(WalkedBoundaries walked, int threads) {
+    List<SliceDigest.Accumulator> total = new ArrayList<>();
     if (snapshotId.isEmpty()) {
-      return digestsOf(total);
+      walked.awaitPast(Optional.empty());
+      return digestsOf(total, walked.keys().size() + 1);
     }
     String time = fields.get(timePosition).name();
     Type timeType = fields.get(timePosition).type();
@@ -157,25 +146,71 @@ final class IcebergSliceReader {
         Expressions.and(
             Expressions.greaterThanOrEqual(time, timeLiteral(timeType, windowStart.minusDays(1))),
             Expressions.lessThanOrEqual(time, timeLiteral(timeType, cutoff)));
-    List<Runnable> work = new ArrayList<>();
+    record Read(FileScanTask task, Schema projection, boolean window, Optional<Object[]> lowest) {}
+    List<Read> reads = new ArrayList<>();
     for (boolean window : new boolean[] {false, true}) {
       List<Types.NestedField> projected = window ? fields : keyAndTime;
       Schema projection = new Schema(projected);
       for (FileScanTask task : tasks(projection, window ? inWindow : beforeWindow)) {
-        work.add(
-            () -> {
-              SliceDigest.Accumulator[] local = accumulators(total.length);
-              digestTask(task, projection, window, typedBoundaries, local);
-              synchronized (total) {
-                for (int i = 0; i < total.length; i++) {
-                  total[i].add(local[i]);
-                }
-              }
-            });
+        reads.add(new Read(task, projection, window, keyBound(task, true)));
       }
     }
+    // in key order, so reading follows the walk
+    reads.sort(
+        (left, right) -> {
+          if (left.lowest().isEmpty() || right.lowest().isEmpty()) {
+            return Boolean.compare(left.lowest().isEmpty(), right.lowest().isEmpty());
+          }
+          return keyOrder.compare(left.lowest().get(), right.lowest().get());
+        });
+    List<Runnable> work = new ArrayList<>();
+    for (Read read : reads) {
+      work.add(
+          () -> {
+            Object[][] boundaries = walked.awaitPast(keyBound(read.task(), false));
+            SliceDigest.Accumulator[] local = accumulators(boundaries.length + 1);
+            digestTask(read.task(), read.projection(), read.window(), boundaries, local);
+            synchronized (total) {
+              while (total.size() < local.length) {
+                total.add(new SliceDigest.Accumulator());
+              }
+              for (int i = 0; i < local.length; i++) {
+                total.get(i).add(local[i]);
+              }
+            }
+          });
+    }
     runAll(work, threads);
-    return digestsOf(total);
+    walked.awaitPast(Optional.empty());
+    synchronized (total) {
+      return digestsOf(total, walked.keys().size() + 1);
+    }
+  }
+
+  /**
+   * The lowest or highest key of a data file from its column statistics, when the key is one
+   * integer or decimal column (else empty: the file is read once the walk is over).
+   */
+  private Optional<Object[]> keyBound(FileScanTask task, boolean lowest) {
+    if (keyFields.size() != 1) {
+      return Optional.empty();
+    }
+    Types.NestedField field = keyFields.get(0);
+    Map<Integer, ByteBuffer> bounds =
+        lowest ? task.file().lowerBounds() : task.file().upperBounds();
+    ByteBuffer bound = bounds == null ? null : bounds.get(field.fieldId());
+    if (bound == null) {
+      return Optional.empty();
+    }
+    switch (field.type().typeId()) {
+      case INTEGER:
+      case LONG:
+      case DECIMAL:
+        Object value = Conversions.fromByteBuffer(field.type(), bound);
+        return Optional.of(new Object[] {keyOrder.typedLakeValue(0, value)});
+      default:
+        return Optional.empty();
+    }
   }
 
   private static SliceDigest.Accumulator[] accumulators(int count) {
@@ -186,8 +221,13 @@ final class IcebergSliceReader {
     return accumulators;
   }
 
-  private static List<SliceDigest> digestsOf(SliceDigest.Accumulator[] accumulators) {
-    return Arrays.stream(accumulators).map(SliceDigest.Accumulator::digest).toList();
+  private static List<SliceDigest> digestsOf(
+      List<SliceDigest.Accumulator> accumulators, int slices) {
+    List<SliceDigest> digests = new ArrayList<>();
+    for (int i = 0; i < slices; i++) {
+      digests.add(i < accumulators.size() ? accumulators.get(i).digest() : SliceDigest.EMPTY);
+    }
+    return digests;
   }
 
   private void digestTask(

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -174,6 +175,13 @@ public final class Verifier {
      * then bisects the slices whose digests differ.
      */
     void execute() {
+      ExecutorService lakeReader =
+          Executors.newSingleThreadExecutor(
+              runnable -> {
+                Thread thread = new Thread(runnable, "floe-verify-lake-scan");
+                thread.setDaemon(true);
+                return thread;
+              });
       ExecutorService workers =
           Executors.newFixedThreadPool(
               options.threads(),
@@ -184,15 +192,27 @@ public final class Verifier {
               });
       try {
         List<Future<?>> digests = new ArrayList<>();
-        walk(workers, digests);
+        WalkedBoundaries walked =
+            new WalkedBoundaries(lake.keyOrder(), source.shape().qualifiedName());
+        // the lake is read once, file by file as soon as the walk has passed the file's keys
+        CompletableFuture<List<SliceDigest>> lakeRead =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  List<SliceDigest> read = lake.digests(walked, options.threads());
+                  phaseDone("lake");
+                  return read;
+                },
+                lakeReader);
+        try {
+          walk(workers, digests, walked);
+        } catch (RuntimeException e) {
+          walked.fail();
+          throw e;
+        }
+        walked.finish();
         walkDone = true;
         phaseDone("walk");
-        List<RowKey> boundaries = new ArrayList<>();
-        for (int i = 0; i < slices.size() - 1; i++) {
-          boundaries.add(slices.get(i).range().upper().orElseThrow());
-        }
-        List<SliceDigest> lakeDigests = lake.digests(boundaries, options.threads());
-        phaseDone("lake");
+        List<SliceDigest> lakeDigests = join(lakeRead);
         waitFor(digests);
         phaseDone("source");
         List<Future<?>> resolutions = new ArrayList<>();
@@ -207,6 +227,22 @@ public final class Verifier {
         phaseDone("bisect");
       } finally {
         workers.shutdownNow();
+        lakeReader.shutdownNow();
+      }
+    }
+
+    private <T> T join(CompletableFuture<T> future) {
+      try {
+        return future.get();
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof RuntimeException runtime) {
+          throw runtime;
+        }
+        throw new FloeException(ErrorCategory.INTERNAL, "verify failed: " + cause, cause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new FloeException(ErrorCategory.INTERNAL, "interrupted", e);
       }
     }
 
@@ -215,7 +251,7 @@ public final class Verifier {
     }
 
     /** Walks the slices from the lowest key and hands each to a worker as soon as it is known. */
-    private void walk(ExecutorService workers, List<Future<?>> digests) {
+    private void walk(ExecutorService workers, List<Future<?>> digests, WalkedBoundaries walked) {
       Optional<RowKey> lower = Optional.empty();
       int size = options.sliceSizer().initial();
       while (!failed.get()) {
@@ -230,6 +266,7 @@ public final class Verifier {
         if (upper.isEmpty()) {
           return;
         }
+        walked.add(upper.get());
         lower = upper;
         // a digest query reads the rows the walk query skipped and hashes them: estimate its time
         // from the walk, or from the last digest when one is known
