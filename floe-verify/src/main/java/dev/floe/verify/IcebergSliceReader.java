@@ -328,6 +328,8 @@ final class IcebergSliceReader {
             .caseSensitive(false)
             .project(projection)
             .filter(filter)
+            // the key bounds tell when the walk has passed a file (see digests)
+            .includeColumnStats()
             .planFiles()) {
       planned.forEach(tasks::add);
     } catch (IOException e) {
