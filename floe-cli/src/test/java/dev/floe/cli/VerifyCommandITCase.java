@@ -119,6 +119,21 @@ class VerifyCommandITCase {
   }
 
   @Test
+  void aNamedKeyMustBeAUniqueKey() {
+    assertThat(verify("--cutoff", "2026-01-01", "--key", "id").exitCode()).isZero();
+
+    CliRun notUnique = verify("--cutoff", "2026-01-01", "--key", "amount");
+
+    assertThat(notUnique.exitCode()).isEqualTo(2);
+    assertThat(notUnique.err())
+        .contains(
+            "Error: --key amount is not a unique key of "
+                + database
+                + ".orders: verify needs a unique index on exactly these columns. Unique keys of"
+                + " the table: PRIMARY(id).");
+  }
+
+  @Test
   void whatCannotBeComparedExitsTwoWithTheReason() throws Exception {
     CliRun unknownTable =
         CliRun.run(
