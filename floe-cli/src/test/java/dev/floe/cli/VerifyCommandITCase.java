@@ -208,7 +208,8 @@ class VerifyCommandITCase {
         .contains(
             "Error: Table "
                 + database
-                + ".nokey has no primary key. verify matches rows by primary"
-                + " key and slices the table along it; add a primary key to the table.");
+                + ".nokey has no primary key. verify matches rows by a unique key and slices the"
+                + " table along it; name a unique NOT NULL key with --key COLUMN[,COLUMN...] or"
+                + " add a primary key to the table.");
   }
 }
