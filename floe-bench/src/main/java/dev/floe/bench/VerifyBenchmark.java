@@ -16,6 +16,7 @@ import dev.floe.verify.VerifyOptions;
 import dev.floe.verify.VerifyProgress;
 import dev.floe.verify.VerifyRequest;
 import dev.floe.verify.VerifyResult;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,6 +24,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -49,37 +51,59 @@ final class VerifyBenchmark implements Benchmark {
   @Override
   public String description() {
     return "floe verify vs a plain full scan and a full-extract compare (--rows, default 1000000;"
-        + " --threads, default 2)";
+        + " --threads, default 2; --data=DIR keeps MariaDB and the lake in DIR for the next run;"
+        + " --baselines=false skips the extract phase; --differences=false the 0.01% case)";
   }
 
   @Override
   public BenchmarkResult run(BenchmarkContext context) throws Exception {
     int rows = context.intParameter("rows", 1_000_000);
     int threads = context.intParameter("threads", 2);
+    boolean baselines = !"false".equals(context.parameters().get("baselines"));
+    boolean differences = !"false".equals(context.parameters().get("differences"));
+    Optional<Path> kept = Optional.ofNullable(context.parameters().get("data")).map(Path::of);
+    Path home = kept.orElse(context.scratchDirectory());
     try (MariaDbServer server =
             MariaDbServer.builder()
                 .binlog(false)
-                .directory(context.scratchDirectory().resolve("mariadb"))
+                .directory(home.resolve("mariadb"))
                 .argument("--innodb-buffer-pool-size=4G")
                 .start();
         FloeCatalog catalog =
-            new CatalogFactory()
-                .open(CatalogSettings.embedded(), context.scratchDirectory().resolve("lake"))) {
-      String database = server.createDatabase("bench");
-      long started = System.nanoTime();
-      createOrders(server, database, rows);
-      System.out.printf("loaded %d rows into MariaDB in %.1f s%n", rows, seconds(started));
-      started = System.nanoTime();
-      TableIdentifier target = TableIdentifier.of(database, "orders");
-      try (Connection connection = server.rootConnection()) {
-        new LakeCopier(100_000)
-            .copy(
-                connection,
-                LakeCopier.shape(connection, database, "orders", "updated_at"),
-                catalog.catalog(),
-                target);
+            new CatalogFactory().open(CatalogSettings.embedded(), home.resolve("lake"))) {
+      String database;
+      TableIdentifier target;
+      if (kept.isPresent()
+          && catalog.catalog().tableExists(TableIdentifier.of("bench_kept", "orders"))
+          && loaded(server, "bench_kept", rows)) {
+        database = "bench_kept";
+        target = TableIdentifier.of(database, "orders");
+        System.out.printf("reusing %d rows in MariaDB and the lake under %s%n", rows, home);
+      } else {
+        if (kept.isPresent()) {
+          server.execute("DROP DATABASE IF EXISTS bench_kept", "CREATE DATABASE bench_kept");
+          database = "bench_kept";
+        } else {
+          database = server.createDatabase("bench");
+        }
+        long started = System.nanoTime();
+        createOrders(server, database, rows);
+        System.out.printf("loaded %d rows into MariaDB in %.1f s%n", rows, seconds(started));
+        started = System.nanoTime();
+        target = TableIdentifier.of(database, "orders");
+        if (catalog.catalog().tableExists(target)) {
+          catalog.catalog().dropTable(target, true);
+        }
+        try (Connection connection = server.rootConnection()) {
+          new LakeCopier(100_000)
+              .copy(
+                  connection,
+                  LakeCopier.shape(connection, database, "orders", "updated_at"),
+                  catalog.catalog(),
+                  target);
+        }
+        System.out.printf("copied them to the lake in %.1f s%n", seconds(started));
       }
-      System.out.printf("copied them to the lake in %.1f s%n", seconds(started));
       MySqlSourceAddress source =
           MySqlSourceAddress.parse(server.sourceUrl("root", "", database), "source");
       Table lake = catalog.catalog().loadTable(target);
@@ -87,15 +111,49 @@ final class VerifyBenchmark implements Benchmark {
       // warm the buffer pool and the JIT once; every measured phase then reads from memory
       fullScan(server, database);
       Phase scan = measure(server, () -> fullScan(server, database));
-      Phase extract = measure(server, () -> fullExtract(server, database, lake));
+      Phase extract =
+          baselines
+              ? measure(server, () -> fullExtract(server, database, lake))
+              : new Phase(Double.NaN, Double.NaN);
       VerifyResult[] equal = new VerifyResult[1];
       Phase verifyEqual =
           measure(server, () -> equal[0] = verify(source, database, target, catalog, threads));
+      if (!differences) {
+        System.out.println(
+            "identical: "
+                + equal[0].report().status()
+                + ", phases ended at: "
+                + equal[0].phases()
+                + ", slices: "
+                + equal[0].report().slices()
+                + ", narrowed: "
+                + equal[0].slicesNarrowed());
+        return new BenchmarkResult(
+            List.of(
+                new BenchmarkResult.Measurement("plain full scan: time", scan.seconds, "s"),
+                new BenchmarkResult.Measurement(
+                    "floe verify, identical: time", verifyEqual.seconds, "s")),
+            List.of());
+      }
       int changed = injectDifferences(server, database, rows);
       VerifyResult[] different = new VerifyResult[1];
-      Phase verifyDifferent =
-          measure(server, () -> different[0] = verify(source, database, target, catalog, threads));
+      Phase verifyDifferent;
+      try {
+        verifyDifferent =
+            measure(
+                server, () -> different[0] = verify(source, database, target, catalog, threads));
+      } finally {
+        if (kept.isPresent()) {
+          undoDifferences(server, database, rows);
+        }
+      }
 
+      System.out.println(
+          "identical, phases ended at: "
+              + equal[0].phases()
+              + ", slices narrowed: "
+              + equal[0].slicesNarrowed());
+      System.out.println("0.01% differ, phases ended at: " + different[0].phases());
       VerifyReport equalReport = equal[0].report();
       if (!equalReport.equal()) {
         System.out.println("identical tables compared as different:\n" + equalReport.summary(5));
@@ -159,33 +217,35 @@ final class VerifyBenchmark implements Benchmark {
             + " DECIMAL(12,2) NOT NULL, status VARCHAR(16) NOT NULL, note VARCHAR(64), created_at"
             + " DATETIME(6) NOT NULL, updated_at DATETIME(6) NOT NULL)");
     int chunk = 500_000;
-    long secondsOfHistory = HISTORY_DAYS * 86_400L;
     for (int from = 1; from <= rows; from += chunk) {
       int to = Math.min(rows, from + chunk - 1);
-      server.execute(
-          "INSERT INTO "
-              + table
-              + " SELECT "
-              + BASE_ID
-              + " + seq * 4194304 + (seq * 7919) % 4096,"
-              + " seq % 100003, (seq % 100000) / 100, ELT(1 + seq % 4, 'new', 'paid', 'shipped',"
-              + " 'done'), IF(seq % 3 = 0, NULL, CONCAT('order note ', seq)), TIMESTAMP('"
-              + CUTOFF
-              + "') - INTERVAL 90 DAY + INTERVAL seq SECOND, TIMESTAMP('"
-              + CUTOFF
-              + "') -"
-              + " INTERVAL FLOOR((seq - 1) * "
-              + secondsOfHistory
-              + " / "
-              + rows
-              + ") SECOND -"
-              + " INTERVAL 1 SECOND FROM `"
-              + database
-              + "`.seq_"
-              + from
-              + "_to_"
-              + to);
+      server.execute(insertRows(database, rows, "seq_" + from + "_to_" + to));
     }
+  }
+
+  /** Inserts the rows whose sequence numbers the given MariaDB sequence table holds. */
+  private static String insertRows(String database, int rows, String sequence) {
+    long secondsOfHistory = HISTORY_DAYS * 86_400L;
+    return "INSERT INTO `"
+        + database
+        + "`.orders SELECT "
+        + BASE_ID
+        + " + seq * 4194304 + (seq * 7919) % 4096,"
+        + " seq % 100003, (seq % 100000) / 100, ELT(1 + seq % 4, 'new', 'paid', 'shipped',"
+        + " 'done'), IF(seq % 3 = 0, NULL, CONCAT('order note ', seq)), TIMESTAMP('"
+        + CUTOFF
+        + "') - INTERVAL 90 DAY + INTERVAL seq SECOND, TIMESTAMP('"
+        + CUTOFF
+        + "') -"
+        + " INTERVAL FLOOR((seq - 1) * "
+        + secondsOfHistory
+        + " / "
+        + rows
+        + ") SECOND -"
+        + " INTERVAL 1 SECOND FROM `"
+        + database
+        + "`."
+        + sequence;
   }
 
   /** 0.01% of the rows: half deleted from MySQL, half changed inside the window. */
@@ -203,6 +263,56 @@ final class VerifyBenchmark implements Benchmark {
     }
     server.execute(statements.toArray(String[]::new));
     return changes / 2 * 2;
+  }
+
+  /**
+   * Puts back what {@link #injectDifferences} changed (idempotent), so a kept table is identical to
+   * its lake copy again.
+   */
+  private static void undoDifferences(MariaDbServer server, String database, int rows) {
+    String table = "`" + database + "`.orders";
+    int changes = Math.max(2, rows / 10_000);
+    long inWindow = (long) rows * 7 / HISTORY_DAYS;
+    List<String> statements = new ArrayList<>();
+    for (int i = 0; i < changes / 2; i++) {
+      long deleted = 2 * (1 + (long) i * (rows / 2 - 1) / (changes / 2));
+      long updated = 2 * ((long) i * (inWindow / 2 - 1) / (changes / 2)) + 1;
+      statements.add(
+          insertRows(database, rows, "seq_" + deleted + "_to_" + deleted)
+              .replaceFirst("INSERT INTO", "INSERT IGNORE INTO"));
+      statements.add(
+          "UPDATE "
+              + table
+              + " SET amount = "
+              + (updated % 100_000)
+              + " / 100 WHERE id = "
+              + id(updated));
+    }
+    server.execute(statements.toArray(String[]::new));
+  }
+
+  /** Whether a kept database holds the benchmark's table with this many rows. */
+  private static boolean loaded(MariaDbServer server, String database, int rows)
+      throws SQLException {
+    try (Connection connection = server.rootConnection();
+        Statement statement = connection.createStatement();
+        ResultSet result =
+            statement.executeQuery(
+                "SELECT TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"
+                    + database
+                    + "' AND TABLE_NAME = 'orders'")) {
+      if (!result.next()) {
+        return false;
+      }
+    }
+    undoDifferences(server, database, rows);
+    try (Connection connection = server.rootConnection();
+        Statement statement = connection.createStatement();
+        ResultSet result =
+            statement.executeQuery("SELECT COUNT(*) FROM `" + database + "`.orders")) {
+      result.next();
+      return result.getLong(1) == rows;
+    }
   }
 
   private static long id(long seq) {
@@ -288,6 +398,7 @@ final class VerifyBenchmark implements Benchmark {
     long started = System.nanoTime();
     work.run();
     double elapsed = seconds(started);
+    System.out.printf("  phase done in %.2f s%n", elapsed);
     return new Phase(elapsed, bytesSent(server) - bytesBefore);
   }
 

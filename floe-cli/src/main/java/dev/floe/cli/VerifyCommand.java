@@ -19,6 +19,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -87,6 +89,16 @@ final class VerifyCommand implements Callable<Integer> {
       paramLabel = "COLUMN",
       description = "The DATE/DATETIME/TIMESTAMP column set on every insert and update.")
   String timeColumn;
+
+  @Option(
+      names = "--key",
+      split = ",",
+      paramLabel = "COLUMN",
+      description =
+          "Match rows by these columns instead of the primary key (a unique index on exactly"
+              + " them, NOT NULL), e.g. --key tenant,code; needed for tables without a primary"
+              + " key.")
+  List<String> key = new ArrayList<>();
 
   @Option(
       names = "--threads",
@@ -173,7 +185,7 @@ final class VerifyCommand implements Callable<Integer> {
           new Verifier(new MySqlConnections(Duration.ofSeconds(connectTimeoutSeconds)), options)
               .verify(
                   new VerifyRequest(
-                      address, names[0], names[1], targetTable, cutoff, window, timeColumn),
+                      address, names[0], names[1], targetTable, cutoff, window, timeColumn, key),
                   catalog.catalog(),
                   new ProgressLine(err));
     }

@@ -119,6 +119,21 @@ class VerifyCommandITCase {
   }
 
   @Test
+  void aNamedKeyMustBeAUniqueKey() {
+    assertThat(verify("--cutoff", "2026-01-01", "--key", "id").exitCode()).isZero();
+
+    CliRun notUnique = verify("--cutoff", "2026-01-01", "--key", "amount");
+
+    assertThat(notUnique.exitCode()).isEqualTo(2);
+    assertThat(notUnique.err())
+        .contains(
+            "Error: --key amount is not a unique key of "
+                + database
+                + ".orders: verify needs a unique index on exactly these columns. Unique keys of"
+                + " the table: PRIMARY(id).");
+  }
+
+  @Test
   void whatCannotBeComparedExitsTwoWithTheReason() throws Exception {
     CliRun unknownTable =
         CliRun.run(
@@ -193,7 +208,8 @@ class VerifyCommandITCase {
         .contains(
             "Error: Table "
                 + database
-                + ".nokey has no primary key. verify matches rows by primary"
-                + " key and slices the table along it; add a primary key to the table.");
+                + ".nokey has no primary key. verify matches rows by a unique key and slices the"
+                + " table along it; name a unique NOT NULL key with --key COLUMN[,COLUMN...] or"
+                + " add a primary key to the table.");
   }
 }

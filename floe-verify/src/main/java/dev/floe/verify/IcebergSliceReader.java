@@ -11,31 +11,49 @@ import dev.floe.core.verify.SliceDigest;
 import dev.floe.core.verify.TableShape;
 import dev.floe.core.verify.TimeBounds;
 import dev.floe.core.verify.VerifyColumn;
-import dev.floe.core.verify.VerifyReport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.ByteBuffer;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.avro.Avro;
+import org.apache.iceberg.data.GenericDeleteFilter;
+import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.expressions.Evaluator;
+import org.apache.iceberg.data.avro.DataReader;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.PartitionUtil;
 
 /**
- * Reads the lake side of a key range at one snapshot with Iceberg's generic reader (deletes
- * applied), filtered by the key range, and normalizes the rows exactly as MySQL does. Thread-safe.
+ * Reads the lake side at one snapshot (deletes applied) and normalizes the rows exactly as MySQL
+ * does: the digests of every slice in one read of the table ({@link #digests}), and the rows of one
+ * key range for bisection. Keys are placed in ranges with MySQL's key order ({@link KeyOrder}).
+ * Thread-safe.
  */
 final class IcebergSliceReader {
 
@@ -44,12 +62,21 @@ final class IcebergSliceReader {
   private final TableShape shape;
   private final RowText rowText;
   private final TimeBounds bounds;
+  private final KeyOrder keyOrder;
   private final List<String> lakeNames;
+  private final List<Types.NestedField> fields;
   private final List<Types.NestedField> keyFields;
   private final int[] keyPositions;
   private final int timePosition;
+  private final LocalDateTime windowStart;
+  private final LocalDateTime cutoff;
 
-  IcebergSliceReader(Table table, Optional<Long> snapshotId, TableShape shape, TimeBounds bounds) {
+  IcebergSliceReader(
+      Table table,
+      Optional<Long> snapshotId,
+      TableShape shape,
+      TimeBounds bounds,
+      List<StringOrder> stringOrders) {
     this.table = requireNonNull(table, "table is null");
     this.snapshotId = requireNonNull(snapshotId, "snapshotId is null");
     this.shape = requireNonNull(shape, "shape is null");
@@ -57,13 +84,13 @@ final class IcebergSliceReader {
     this.bounds = requireNonNull(bounds, "bounds is null");
     Schema schema = table.schema();
     List<String> missing = new ArrayList<>();
-    List<String> names = new ArrayList<>();
+    List<Types.NestedField> found = new ArrayList<>();
     for (VerifyColumn column : shape.columns()) {
       Types.NestedField field = schema.caseInsensitiveFindField(column.name());
       if (field == null) {
         missing.add(column.name());
       } else {
-        names.add(field.name());
+        found.add(field);
       }
     }
     if (!missing.isEmpty()) {
@@ -76,53 +103,359 @@ final class IcebergSliceReader {
               + String.join(", ", missing)
               + ". verify compares tables with the same columns; check --target.");
     }
-    this.lakeNames = List.copyOf(names);
-    this.keyFields =
-        shape.keyColumns().stream()
-            .map(column -> schema.caseInsensitiveFindField(column.name()))
-            .toList();
+    this.fields = List.copyOf(found);
+    this.lakeNames = fields.stream().map(Types.NestedField::name).toList();
     this.keyPositions = shape.keyColumns().stream().mapToInt(shape::indexOf).toArray();
+    this.keyFields = Arrays.stream(keyPositions).mapToObj(fields::get).toList();
     this.timePosition = shape.indexOf(shape.timeColumn());
+    this.keyOrder = KeyOrder.of(shape, keyFields, stringOrders);
+    this.windowStart = LocalDateTime.parse(bounds.windowStart().replace(' ', 'T'));
+    this.cutoff = LocalDateTime.parse(bounds.cutoff().replace(' ', 'T'));
   }
 
-  /** The digest of the compared lake rows of a range. */
-  SliceDigest digest(KeyRange range) {
-    SliceDigest.Accumulator digest = new SliceDigest.Accumulator();
-    scan(
-        range,
-        record -> {
-          String time = text(record, timePosition);
-          if (!bounds.compared(time)) {
+  KeyOrder keyOrder() {
+    return keyOrder;
+  }
+
+  /**
+   * The digests of the compared lake rows of every slice, in one read of the table: slice {@code i}
+   * holds the keys in [boundary i-1, boundary i) (the first and the last slice are open). Two
+   * projections of the same snapshot: the key and time columns of rows compared by key only, and
+   * every column of rows in the window (files and row groups outside the window skipped by their
+   * statistics). Data files are read by {@code threads} threads.
+   *
+   * @param boundaries the walked slice boundaries, ascending in MySQL's key order
+   */
+  List<SliceDigest> digests(WalkedBoundaries walked, int threads) {
+    List<SliceDigest.Accumulator> total = new ArrayList<>();
+    if (snapshotId.isEmpty()) {
+      walked.awaitPast(Optional.empty());
+      return digestsOf(total, walked.keys().size() + 1);
+    }
+    String time = fields.get(timePosition).name();
+    Type timeType = fields.get(timePosition).type();
+    List<Types.NestedField> keyAndTime = new ArrayList<>(keyFields);
+    if (!keyAndTime.contains(fields.get(timePosition))) {
+      keyAndTime.add(fields.get(timePosition));
+    }
+    Expression beforeWindow =
+        Expressions.or(
+            Expressions.isNull(time),
+            Expressions.lessThanOrEqual(time, timeLiteral(timeType, windowStart)));
+    Expression inWindow =
+        Expressions.and(
+            Expressions.greaterThanOrEqual(time, timeLiteral(timeType, windowStart.minusDays(1))),
+            Expressions.lessThanOrEqual(time, timeLiteral(timeType, cutoff)));
+    record Read(FileScanTask task, Schema projection, boolean window, Optional<Object[]> lowest) {}
+    List<Read> reads = new ArrayList<>();
+    for (boolean window : new boolean[] {false, true}) {
+      List<Types.NestedField> projected = window ? fields : keyAndTime;
+      Schema projection = new Schema(projected);
+      for (FileScanTask task : tasks(projection, window ? inWindow : beforeWindow)) {
+        reads.add(new Read(task, projection, window, keyBound(task, true)));
+      }
+    }
+    // in key order, so reading follows the walk
+    reads.sort(
+        (left, right) -> {
+          if (left.lowest().isEmpty() || right.lowest().isEmpty()) {
+            return Boolean.compare(left.lowest().isEmpty(), right.lowest().isEmpty());
+          }
+          return keyOrder.compare(left.lowest().get(), right.lowest().get());
+        });
+    List<Runnable> work = new ArrayList<>();
+    for (Read read : reads) {
+      work.add(
+          () -> {
+            Object[][] boundaries = walked.awaitPast(keyBound(read.task(), false));
+            SliceDigest.Accumulator[] local = accumulators(boundaries.length + 1);
+            digestTask(read.task(), read.projection(), read.window(), boundaries, local);
+            synchronized (total) {
+              while (total.size() < local.length) {
+                total.add(new SliceDigest.Accumulator());
+              }
+              for (int i = 0; i < local.length; i++) {
+                total.get(i).add(local[i]);
+              }
+            }
+          });
+    }
+    runAll(work, threads);
+    walked.awaitPast(Optional.empty());
+    synchronized (total) {
+      return digestsOf(total, walked.keys().size() + 1);
+    }
+  }
+
+  /**
+   * The lowest or highest key of a data file from its column statistics, when the key is one
+   * integer or decimal column (else empty: the file is read once the walk is over).
+   */
+  private Optional<Object[]> keyBound(FileScanTask task, boolean lowest) {
+    if (keyFields.size() != 1) {
+      return Optional.empty();
+    }
+    Types.NestedField field = keyFields.get(0);
+    Map<Integer, ByteBuffer> bounds =
+        lowest ? task.file().lowerBounds() : task.file().upperBounds();
+    ByteBuffer bound = bounds == null ? null : bounds.get(field.fieldId());
+    if (bound == null) {
+      return Optional.empty();
+    }
+    switch (field.type().typeId()) {
+      case INTEGER:
+      case LONG:
+      case DECIMAL:
+        Object value = Conversions.fromByteBuffer(field.type(), bound);
+        return Optional.of(new Object[] {keyOrder.typedLakeValue(0, value)});
+      default:
+        return Optional.empty();
+    }
+  }
+
+  private static SliceDigest.Accumulator[] accumulators(int count) {
+    SliceDigest.Accumulator[] accumulators = new SliceDigest.Accumulator[count];
+    for (int i = 0; i < count; i++) {
+      accumulators[i] = new SliceDigest.Accumulator();
+    }
+    return accumulators;
+  }
+
+  private static List<SliceDigest> digestsOf(
+      List<SliceDigest.Accumulator> accumulators, int slices) {
+    List<SliceDigest> digests = new ArrayList<>();
+    for (int i = 0; i < slices; i++) {
+      digests.add(i < accumulators.size() ? accumulators.get(i).digest() : SliceDigest.EMPTY);
+    }
+    return digests;
+  }
+
+  private void digestTask(
+      FileScanTask task,
+      Schema projection,
+      boolean window,
+      Object[][] boundaries,
+      SliceDigest.Accumulator[] digests) {
+    int[] positions = new int[shape.columns().size()];
+    Arrays.fill(positions, -1);
+    for (int i = 0; i < fields.size(); i++) {
+      positions[i] = projection.columns().indexOf(fields.get(i));
+    }
+    Object[] key = new Object[keyPositions.length];
+    List<String> keyTexts = new ArrayList<>(keyPositions.length);
+    read(
+        task,
+        projection,
+        (record, readPositions) -> {
+          Object timeValue = record.get(readPositions[positions[timePosition]]);
+          LocalDateTime time = timeValue == null ? null : localTime(timeValue);
+          if (time != null && !time.isBefore(cutoff)) {
             return;
           }
-          boolean full = bounds.inWindow(time);
-          List<String> texts = full ? allTexts(record) : keyTexts(record, time);
-          digest.add(RowText.hash(rowText.rowText(texts, full)));
+          boolean full = time != null && !time.isBefore(windowStart);
+          if (full != window) {
+            return;
+          }
+          for (int i = 0; i < keyPositions.length; i++) {
+            key[i] =
+                keyOrder.typedLakeValue(i, record.get(readPositions[positions[keyPositions[i]]]));
+          }
+          int slice = sliceOf(key, boundaries);
+          String text;
+          if (full) {
+            List<String> texts = new ArrayList<>(fields.size());
+            for (int i = 0; i < fields.size(); i++) {
+              texts.add(text(record.get(readPositions[positions[i]]), i));
+            }
+            text = rowText.rowText(texts, true);
+          } else {
+            keyTexts.clear();
+            for (int keyPosition : keyPositions) {
+              keyTexts.add(text(record.get(readPositions[positions[keyPosition]]), keyPosition));
+            }
+            text = rowText.keyRowText(keyTexts);
+          }
+          digests[slice].add(RowText.hash(text));
         });
-    return digest.digest();
+  }
+
+  /** The number of boundaries at or below the key: the index of its slice. */
+  private int sliceOf(Object[] key, Object[][] boundaries) {
+    int low = 0;
+    int high = boundaries.length;
+    while (low < high) {
+      int middle = (low + high) >>> 1;
+      if (keyOrder.compare(boundaries[middle], key) <= 0) {
+        low = middle + 1;
+      } else {
+        high = middle;
+      }
+    }
+    return low;
+  }
+
+  private static LocalDateTime localTime(Object value) {
+    if (value instanceof LocalDateTime dateTime) {
+      return dateTime;
+    }
+    if (value instanceof OffsetDateTime offsetDateTime) {
+      return offsetDateTime.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
+    }
+    if (value instanceof LocalDate date) {
+      return date.atStartOfDay();
+    }
+    throw new IllegalArgumentException(
+        "a " + value.getClass().getSimpleName() + " is not a date or date-time");
+  }
+
+  private static Object timeLiteral(Type type, LocalDateTime time) {
+    switch (type.typeId()) {
+      case DATE:
+        return time.toLocalDate().toString();
+      case TIMESTAMP:
+        return ((Types.TimestampType) type).shouldAdjustToUTC() ? time + "+00:00" : time.toString();
+      default:
+        throw new IllegalArgumentException("a time column of type " + type);
+    }
+  }
+
+  private List<FileScanTask> tasks(Schema projection, Expression filter) {
+    List<FileScanTask> tasks = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> planned =
+        table
+            .newScan()
+            .useSnapshot(snapshotId.orElseThrow())
+            .caseSensitive(false)
+            .project(projection)
+            .filter(filter)
+            // the key bounds tell when the walk has passed a file (see digests)
+            .includeColumnStats()
+            .planFiles()) {
+      planned.forEach(tasks::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot plan a read of lake table " + table.name(), e);
+    }
+    return tasks;
+  }
+
+  private static void runAll(List<Runnable> work, int threads) {
+    ExecutorService readers =
+        Executors.newFixedThreadPool(
+            Math.max(1, Math.min(threads, work.size())),
+            runnable -> {
+              Thread thread = new Thread(runnable, "floe-verify-lake");
+              thread.setDaemon(true);
+              return thread;
+            });
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (Runnable runnable : work) {
+        futures.add(readers.submit(runnable));
+      }
+      for (Future<?> future : futures) {
+        try {
+          future.get();
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof RuntimeException runtime) {
+            throw runtime;
+          }
+          throw new IllegalStateException("reading the lake failed", e.getCause());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while reading the lake", e);
+        }
+      }
+    } finally {
+      readers.shutdownNow();
+    }
+  }
+
+  private interface RowConsumer {
+    /** One row; {@code positions[i]} is where projected column i is in the record. */
+    void accept(Record record, int[] positions);
+  }
+
+  /** Reads one file task with its deletes applied, as Iceberg's generic reader does. */
+  private void read(FileScanTask task, Schema projection, RowConsumer consumer) {
+    GenericDeleteFilter deletes =
+        new GenericDeleteFilter(table.io(), task, table.schema(), projection);
+    Schema readSchema = deletes.requiredSchema();
+    int[] positions = new int[projection.columns().size()];
+    for (int i = 0; i < positions.length; i++) {
+      positions[i] =
+          readSchema.columns().indexOf(readSchema.findField(projection.columns().get(i).fieldId()));
+    }
+    InputFile input = table.io().newInputFile(task.file().location());
+    Map<Integer, ?> constants =
+        PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
+    CloseableIterable<Record> records;
+    switch (task.file().format()) {
+      case PARQUET:
+        records =
+            Parquet.read(input)
+                .project(readSchema)
+                .createReaderFunc(
+                    fileSchema ->
+                        GenericParquetReaders.buildReader(readSchema, fileSchema, constants))
+                .split(task.start(), task.length())
+                .caseSensitive(false)
+                .filter(task.residual())
+                .reuseContainers()
+                .build();
+        break;
+      case AVRO:
+        records =
+            Avro.read(input)
+                .project(readSchema)
+                .createReaderFunc(
+                    avroSchema -> DataReader.create(readSchema, avroSchema, constants))
+                .split(task.start(), task.length())
+                .reuseContainers()
+                .build();
+        break;
+      default:
+        throw FloeException.badInput(
+            "Lake table "
+                + table.name()
+                + " has a "
+                + task.file().format()
+                + " data file ("
+                + task.file().location()
+                + "); verify reads Parquet and Avro data files.");
+    }
+    try (CloseableIterable<Record> live = deletes.filter(records)) {
+      for (Record record : live) {
+        consumer.accept(record, positions);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read lake table " + table.name(), e);
+    }
   }
 
   /** The (key, row hash) of the compared lake rows of a range, for bisection in memory. */
   LakeKeyIndex index(KeyRange range) {
-    List<Map.Entry<RowKey, Long>> entries = new ArrayList<>();
+    record Entry(RowKey key, Object[] typed, long hash) {}
+    List<Entry> entries = new ArrayList<>();
     scan(
         range,
-        record -> {
-          String time = text(record, timePosition);
+        texts -> {
+          String time = texts.get(timePosition);
           if (!bounds.compared(time)) {
             return;
           }
           boolean full = bounds.inWindow(time);
-          List<String> texts = full ? allTexts(record) : keyTexts(record, time);
-          entries.add(Map.entry(rowText.key(texts), RowText.hash(rowText.rowText(texts, full))));
+          RowKey key = rowText.key(texts);
+          String text = full ? rowText.rowText(texts, true) : rowText.keyRowText(key.values());
+          entries.add(new Entry(key, keyOrder.typed(key), RowText.hash(text)));
         });
-    Comparator<RowKey> order = VerifyReport.keyOrder(shape.keyColumns());
-    entries.sort(Map.Entry.comparingByKey(order));
+    // typed once per row: sorting compares typed keys, not texts
+    entries.sort((left, right) -> keyOrder.compare(left.typed(), right.typed()));
     long[] hashes = new long[entries.size()];
     for (int i = 0; i < hashes.length; i++) {
-      hashes[i] = entries.get(i).getValue();
+      hashes[i] = entries.get(i).hash();
     }
-    return new LakeKeyIndex(entries.stream().map(Map.Entry::getKey).toList(), hashes, order);
+    return new LakeKeyIndex(
+        entries.stream().map(Entry::key).toList(), hashes, keyOrder.rowKeyOrder());
   }
 
   /**
@@ -130,20 +463,20 @@ final class IcebergSliceReader {
    * read: one map per range, in the order given.
    */
   List<Map<RowKey, ComparedRow>> rows(KeyRange within, List<KeyRange> ranges) {
-    Comparator<RowKey> order = VerifyReport.keyOrder(shape.keyColumns());
     List<Map<RowKey, ComparedRow>> rows = new ArrayList<>();
     ranges.forEach(range -> rows.add(new HashMap<>()));
+    List<Object[][]> typedRanges = ranges.stream().map(this::typedRange).toList();
     scan(
         within,
-        record -> {
-          String time = text(record, timePosition);
+        texts -> {
+          String time = texts.get(timePosition);
           if (!bounds.compared(time)) {
             return;
           }
-          List<String> texts = allTexts(record);
           RowKey key = rowText.key(texts);
+          Object[] typed = keyOrder.typed(key);
           for (int i = 0; i < ranges.size(); i++) {
-            if (contains(ranges.get(i), key, order)) {
+            if (contains(typedRanges.get(i), typed)) {
               rows.get(i).put(key, new ComparedRow(texts, bounds.inWindow(time)));
               return;
             }
@@ -152,47 +485,35 @@ final class IcebergSliceReader {
     return rows;
   }
 
-  private static boolean contains(KeyRange range, RowKey key, Comparator<RowKey> order) {
-    return range.lower().map(lower -> order.compare(key, lower) >= 0).orElse(true)
-        && range.upper().map(upper -> order.compare(key, upper) < 0).orElse(true);
-  }
-
   /** The compared lake rows of a range, normalized, by key. */
   Map<RowKey, ComparedRow> rows(KeyRange range) {
     Map<RowKey, ComparedRow> rows = new HashMap<>();
     scan(
         range,
-        record -> {
-          String time = text(record, timePosition);
+        texts -> {
+          String time = texts.get(timePosition);
           if (!bounds.compared(time)) {
             return;
           }
-          List<String> texts = allTexts(record);
           rows.put(rowText.key(texts), new ComparedRow(texts, bounds.inWindow(time)));
         });
     return rows;
   }
 
-  private List<String> allTexts(Record record) {
-    List<String> texts = new ArrayList<>(lakeNames.size());
-    for (int i = 0; i < lakeNames.size(); i++) {
-      texts.add(text(record, i));
-    }
-    return texts;
+  /** {lower or null, upper or null} as typed keys. */
+  private Object[][] typedRange(KeyRange range) {
+    return new Object[][] {
+      range.lower().map(keyOrder::typed).orElse(null),
+      range.upper().map(keyOrder::typed).orElse(null)
+    };
   }
 
-  /** Only the key and time texts are filled; the rest stay null (key-only rows). */
-  private List<String> keyTexts(Record record, String time) {
-    List<String> texts = new ArrayList<>(java.util.Collections.nCopies(lakeNames.size(), null));
-    for (int position : keyPositions) {
-      texts.set(position, text(record, position));
-    }
-    texts.set(timePosition, time);
-    return texts;
+  private boolean contains(Object[][] range, Object[] key) {
+    return (range[0] == null || keyOrder.compare(key, range[0]) >= 0)
+        && (range[1] == null || keyOrder.compare(key, range[1]) < 0);
   }
 
-  private String text(Record record, int position) {
-    Object value = record.getField(lakeNames.get(position));
+  private String text(Object value, int position) {
     try {
       return RowText.valueText(shape.columns().get(position), value);
     } catch (IllegalArgumentException e) {
@@ -210,31 +531,36 @@ final class IcebergSliceReader {
     }
   }
 
-  private interface RecordConsumer {
-    void accept(Record record);
+  private interface TextsConsumer {
+    /** The normalized texts of one lake row, in table column order. */
+    void accept(List<String> texts);
   }
 
-  private void scan(KeyRange range, RecordConsumer consumer) {
+  /**
+   * Reads the lake rows of a key range: Iceberg prunes files by the key's statistics (not for
+   * string keys: Iceberg orders strings by bytes, MySQL by collation), then each row's key is
+   * checked in MySQL's order.
+   */
+  private void scan(KeyRange range, TextsConsumer consumer) {
     if (snapshotId.isEmpty()) {
       return;
     }
-    Expression filter = filter(range);
-    Evaluator evaluator = new Evaluator(table.schema().select(lakeNames).asStruct(), filter, false);
-    try (CloseableIterable<Record> records =
-        IcebergGenerics.read(table)
-            .useSnapshot(snapshotId.get())
-            .caseInsensitive()
-            .where(filter)
-            .select(lakeNames)
-            .build()) {
-      for (Record record : records) {
-        // the reader may leave rows of a file the filter only pruned by statistics
-        if (evaluator.eval(record)) {
-          consumer.accept(record);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read lake table " + table.name(), e);
+    Expression filter = keyOrder.hasStringColumn() ? Expressions.alwaysTrue() : filter(range);
+    Object[][] typedRange = typedRange(range);
+    Schema projection = new Schema(fields);
+    for (FileScanTask task : tasks(projection, filter)) {
+      read(
+          task,
+          projection,
+          (record, positions) -> {
+            List<String> texts = new ArrayList<>(fields.size());
+            for (int i = 0; i < fields.size(); i++) {
+              texts.add(text(record.get(positions[i]), i));
+            }
+            if (contains(typedRange, keyOrder.typed(rowText.key(texts)))) {
+              consumer.accept(texts);
+            }
+          });
     }
   }
 

@@ -79,6 +79,17 @@ public final class LakeCopier {
     return MySqlTableReader.read(connection, database, table, timeColumn);
   }
 
+  /** Reads the table's shape with a user-named unique key (see {@code --key}). */
+  public static TableShape shape(
+      Connection connection,
+      String database,
+      String table,
+      String timeColumn,
+      List<String> keyColumns)
+      throws SQLException {
+    return MySqlTableReader.read(connection, database, table, timeColumn, keyColumns);
+  }
+
   /**
    * Creates {@code target} (and its namespace) and fills it with every row of the MySQL table.
    *

@@ -26,6 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,6 +46,9 @@ import org.apache.iceberg.util.SnapshotUtil;
  * bisects mismatching slices down to rows, and reports the differences. Blocks until done.
  */
 public final class Verifier {
+
+  /** A digest query costs about this many times the walk query over the same keys. */
+  private static final int WALK_TO_DIGEST = 3;
 
   private final MySqlConnections connections;
   private final VerifyOptions options;
@@ -66,7 +71,13 @@ public final class Verifier {
       VerifyWindow window =
           VerifyWindow.parse(request.cutoffText(), request.windowText(), clock.today());
       TableShape shape =
-          MySqlTableReader.read(control, request.database(), request.table(), request.timeColumn());
+          MySqlTableReader.read(
+              control,
+              request.database(),
+              request.table(),
+              request.timeColumn(),
+              request.keyColumns());
+      List<StringOrder> stringOrders = MySqlTableReader.stringOrders(control, shape);
       Table lakeTable = loadLakeTable(catalog, request);
       TimeBounds bounds = TimeBounds.of(window, shape.timeColumn().kind(), clock.offset());
       SnapshotChoice snapshot =
@@ -82,7 +93,7 @@ public final class Verifier {
           new MySqlConnectionPool(connections, request.source(), options.maximumQueries())) {
         MySqlSliceReader source = new MySqlSliceReader(pool, guard, shape, bounds);
         IcebergSliceReader lake =
-            new IcebergSliceReader(lakeTable, snapshot.snapshotId(), shape, bounds);
+            new IcebergSliceReader(lakeTable, snapshot.snapshotId(), shape, bounds, stringOrders);
         Run run = new Run(source, lake, progress, started);
         run.execute();
         VerifyReport report =
@@ -95,7 +106,8 @@ public final class Verifier {
                 run.slicesDone.get(),
                 run.differences,
                 Duration.ofNanos(System.nanoTime() - started));
-        return new VerifyResult(report, source.bytesRead(), guard.pauses());
+        return new VerifyResult(
+            report, source.bytesRead(), guard.pauses(), run.slicesNarrowed.get(), run.phases);
       }
     } catch (SQLException e) {
       throw MySqlConnections.explain(request.source(), e).toException(e);
@@ -130,7 +142,7 @@ public final class Verifier {
     return history;
   }
 
-  /** The state of one run: the key walk, the counters, the collected differences. */
+  /** The state of one run: the key walk, the digests, the counters, the collected differences. */
   private final class Run {
     private final MySqlSliceReader source;
     private final IcebergSliceReader lake;
@@ -139,24 +151,37 @@ public final class Verifier {
     private final DifferenceCollector differences = new DifferenceCollector(options.keyLimit());
     private final AtomicLong slicesDone = new AtomicLong();
     private final AtomicLong rows = new AtomicLong();
+    private final AtomicLong slicesNarrowed = new AtomicLong();
     private final AtomicBoolean failed = new AtomicBoolean();
     private final Bisection bisection = options.bisection();
+    private final List<Slice> slices = new ArrayList<>();
+    private final Map<Integer, SliceDigest> sourceDigests = new ConcurrentHashMap<>();
+    private volatile boolean walkDone;
+    private final Map<String, Duration> phases = new ConcurrentHashMap<>();
 
-    // the key walk: guarded by "this"
-    private Optional<RowKey> nextLower = Optional.empty();
-    private boolean walkDone;
-    private long slicesFound;
-    private volatile int sliceSize;
+    /** nanoseconds per key of the last digest query, 0 before the first */
+    private volatile double digestNanosPerKey;
 
     Run(MySqlSliceReader source, IcebergSliceReader lake, VerifyProgress progress, long started) {
       this.source = source;
       this.lake = lake;
       this.progress = progress;
       this.started = started;
-      this.sliceSize = options.sliceSizer().initial();
     }
 
+    /**
+     * Walks the key index (this thread) while workers digest the walked slices in MySQL; once the
+     * walk is done, reads the lake once for the digests of all slices (while MySQL digests go on),
+     * then bisects the slices whose digests differ.
+     */
     void execute() {
+      ExecutorService lakeReader =
+          Executors.newSingleThreadExecutor(
+              runnable -> {
+                Thread thread = new Thread(runnable, "floe-verify-lake-scan");
+                thread.setDaemon(true);
+                return thread;
+              });
       ExecutorService workers =
           Executors.newFixedThreadPool(
               options.threads(),
@@ -166,81 +191,130 @@ public final class Verifier {
                 return thread;
               });
       try {
-        List<Future<?>> futures = new ArrayList<>();
-        for (int i = 0; i < options.threads(); i++) {
-          futures.add(workers.submit(this::work));
+        List<Future<?>> digests = new ArrayList<>();
+        WalkedBoundaries walked =
+            new WalkedBoundaries(lake.keyOrder(), source.shape().qualifiedName());
+        // the lake is read once, file by file as soon as the walk has passed the file's keys
+        CompletableFuture<List<SliceDigest>> lakeRead =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  List<SliceDigest> read = lake.digests(walked, options.threads());
+                  phaseDone("lake");
+                  return read;
+                },
+                lakeReader);
+        try {
+          walk(workers, digests, walked);
+        } catch (RuntimeException e) {
+          walked.fail();
+          throw e;
         }
-        for (Future<?> future : futures) {
-          try {
-            future.get();
-          } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-              throw runtime;
-            }
-            throw new FloeException(ErrorCategory.INTERNAL, "verify failed: " + cause, cause);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new FloeException(ErrorCategory.INTERNAL, "interrupted", e);
+        walked.finish();
+        walkDone = true;
+        phaseDone("walk");
+        List<SliceDigest> lakeDigests = join(lakeRead);
+        waitFor(digests);
+        phaseDone("source");
+        List<Future<?>> resolutions = new ArrayList<>();
+        for (int i = 0; i < slices.size(); i++) {
+          Slice slice = slices.get(i);
+          if (!sourceDigests.get(i).equals(lakeDigests.get(i))) {
+            slicesNarrowed.incrementAndGet();
+            resolutions.add(workers.submit(() -> resolve(slice)));
           }
         }
+        waitFor(resolutions);
+        phaseDone("bisect");
       } finally {
         workers.shutdownNow();
+        lakeReader.shutdownNow();
       }
     }
 
-    private void work() {
+    private <T> T join(CompletableFuture<T> future) {
       try {
-        while (!failed.get()) {
-          Optional<Slice> slice = nextSlice();
-          if (slice.isEmpty()) {
-            return;
-          }
-          compare(slice.get());
+        return future.get();
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof RuntimeException runtime) {
+          throw runtime;
         }
+        throw new FloeException(ErrorCategory.INTERNAL, "verify failed: " + cause, cause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new FloeException(ErrorCategory.INTERNAL, "interrupted", e);
+      }
+    }
+
+    private void phaseDone(String phase) {
+      phases.put(phase, Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    /** Walks the slices from the lowest key and hands each to a worker as soon as it is known. */
+    private void walk(ExecutorService workers, List<Future<?>> digests, WalkedBoundaries walked) {
+      Optional<RowKey> lower = Optional.empty();
+      int size = options.sliceSizer().initial();
+      while (!failed.get()) {
+        KeyRange rest = new KeyRange(lower, Optional.empty());
+        long walkStarted = System.nanoTime();
+        Optional<RowKey> upper = source.keyAt(rest, size);
+        long walkNanos = System.nanoTime() - walkStarted;
+        Slice slice = new Slice(upper.isEmpty() ? rest : new KeyRange(lower, upper), size);
+        int index = slices.size();
+        slices.add(slice);
+        digests.add(workers.submit(() -> digest(index, slice)));
+        if (upper.isEmpty()) {
+          return;
+        }
+        walked.add(upper.get());
+        lower = upper;
+        // a digest query reads the rows the walk query skipped and hashes them: estimate its time
+        // from the walk, or from the last digest when one is known
+        double perKey = digestNanosPerKey;
+        long estimate =
+            Math.max(WALK_TO_DIGEST * walkNanos, perKey == 0 ? 0 : Math.round(perKey * size));
+        size = options.sliceSizer().next(size, Duration.ofNanos(estimate));
+      }
+    }
+
+    private void digest(int index, Slice slice) {
+      try {
+        long queryStarted = System.nanoTime();
+        SliceDigest digest = source.digest(slice.range());
+        long took = System.nanoTime() - queryStarted;
+        if (slice.keys() > 0) {
+          digestNanosPerKey = (double) took / slice.keys();
+        }
+        sourceDigests.put(index, digest);
+        rows.addAndGet(digest.rows());
+        long done = slicesDone.incrementAndGet();
+        progress.sliceDone(
+            done,
+            walkDone ? slices.size() : done,
+            walkDone,
+            rows.get(),
+            Duration.ofNanos(System.nanoTime() - started));
       } catch (RuntimeException e) {
         failed.set(true);
         throw e;
       }
     }
 
-    /** The next slice by walking the key index from where the last one ended. */
-    private synchronized Optional<Slice> nextSlice() {
-      if (walkDone) {
-        return Optional.empty();
+    private void waitFor(List<Future<?>> futures) {
+      for (Future<?> future : futures) {
+        try {
+          future.get();
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof RuntimeException runtime) {
+            throw runtime;
+          }
+          throw new FloeException(ErrorCategory.INTERNAL, "verify failed: " + cause, cause);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new FloeException(ErrorCategory.INTERNAL, "interrupted", e);
+        }
       }
-      int size = sliceSize;
-      KeyRange rest = new KeyRange(nextLower, Optional.empty());
-      Optional<RowKey> upper = source.keyAt(rest, size);
-      slicesFound++;
-      if (upper.isEmpty()) {
-        walkDone = true;
-        return Optional.of(new Slice(rest, size));
-      }
-      Slice slice = new Slice(new KeyRange(nextLower, upper), size);
-      nextLower = upper;
-      return Optional.of(slice);
-    }
-
-    private void compare(Slice slice) {
-      long queryStarted = System.nanoTime();
-      SliceDigest sourceDigest = source.digest(slice.range());
-      Duration took = Duration.ofNanos(System.nanoTime() - queryStarted);
-      sliceSize = options.sliceSizer().next((int) Math.min(Integer.MAX_VALUE, slice.keys()), took);
-      SliceDigest lakeDigest = lake.digest(slice.range());
-      if (!sourceDigest.equals(lakeDigest)) {
-        resolve(slice);
-      }
-      rows.addAndGet(sourceDigest.rows());
-      long done = slicesDone.incrementAndGet();
-      long found;
-      boolean finished;
-      synchronized (this) {
-        found = slicesFound;
-        finished = walkDone;
-      }
-      progress.sliceDone(
-          done, found, finished, rows.get(), Duration.ofNanos(System.nanoTime() - started));
     }
 
     /**
@@ -267,20 +341,28 @@ public final class Verifier {
         leaves.add(slice.range());
         return;
       }
-      long offset = bisection.splitOffset(slice);
-      Optional<RowKey> middle = source.keyAt(slice.range(), offset);
-      if (middle.isEmpty()) {
-        // fewer MySQL keys than estimated (the last slice): the range holds at most offset keys
-        narrow(new Slice(slice.range(), offset), index, leaves);
+      // walk the parts' boundaries inside the slice, then digest each part on both sides
+      long partKeys = bisection.partKeys(slice);
+      List<Slice> parts = new ArrayList<>();
+      Optional<RowKey> lower = slice.range().lower();
+      while (true) {
+        KeyRange rest = new KeyRange(lower, slice.range().upper());
+        Optional<RowKey> upper = source.keyAt(rest, partKeys);
+        if (upper.isEmpty()) {
+          parts.add(new Slice(rest, partKeys));
+          break;
+        }
+        parts.add(new Slice(new KeyRange(lower, upper), partKeys));
+        lower = upper;
+      }
+      if (parts.size() == 1 && partKeys >= slice.keys()) {
+        // fewer MySQL keys than estimated: the range holds at most partKeys keys
+        leaves.add(slice.range());
         return;
       }
-      List<Slice> halves =
-          List.of(
-              new Slice(new KeyRange(slice.range().lower(), middle), offset),
-              new Slice(new KeyRange(middle, slice.range().upper()), slice.keys() - offset));
-      for (Slice half : halves) {
-        if (!source.digest(half.range()).equals(index.digest(half.range()))) {
-          narrow(half, index, leaves);
+      for (Slice part : parts) {
+        if (!source.digest(part.range()).equals(index.digest(part.range()))) {
+          narrow(part, index, leaves);
         }
       }
     }

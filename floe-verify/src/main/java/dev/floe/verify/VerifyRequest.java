@@ -3,6 +3,7 @@ package dev.floe.verify;
 import static java.util.Objects.requireNonNull;
 
 import dev.floe.core.source.MySqlSourceAddress;
+import java.util.List;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
@@ -10,6 +11,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *
  * @param cutoffText {@code today}, a date or an ISO date-time, in the source's time zone
  * @param windowText a length such as {@code 7d}
+ * @param keyColumns the columns that identify a row (a unique NOT NULL key), empty for the primary
+ *     key
  */
 public record VerifyRequest(
     MySqlSourceAddress source,
@@ -18,7 +21,8 @@ public record VerifyRequest(
     TableIdentifier target,
     String cutoffText,
     String windowText,
-    String timeColumn) {
+    String timeColumn,
+    List<String> keyColumns) {
   public VerifyRequest {
     requireNonNull(source, "source is null");
     requireNonNull(database, "database is null");
@@ -27,5 +31,18 @@ public record VerifyRequest(
     requireNonNull(cutoffText, "cutoffText is null");
     requireNonNull(windowText, "windowText is null");
     requireNonNull(timeColumn, "timeColumn is null");
+    keyColumns = List.copyOf(requireNonNull(keyColumns, "keyColumns is null"));
+  }
+
+  /** A request that matches rows by the primary key. */
+  public VerifyRequest(
+      MySqlSourceAddress source,
+      String database,
+      String table,
+      TableIdentifier target,
+      String cutoffText,
+      String windowText,
+      String timeColumn) {
+    this(source, database, table, target, cutoffText, windowText, timeColumn, List.of());
   }
 }

@@ -72,6 +72,7 @@ class VerifierITCase {
 
     VerifyReport report = result.report();
     assertThat(report.status()).isEqualTo("equal");
+    assertThat(result.slicesNarrowed()).as("the one lake scan digests every slice right").isZero();
     assertThat(report.rowsCompared()).isEqualTo(3000);
     assertThat(report.slices()).isEqualTo(8);
     assertThat(report.snapshot().reason())

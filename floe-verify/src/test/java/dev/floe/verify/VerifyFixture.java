@@ -9,6 +9,7 @@ import dev.floe.testing.MariaDbServer;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.List;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /** A MariaDB database, an embedded catalog, and the lake copy of MySQL tables. */
@@ -44,7 +45,27 @@ final class VerifyFixture implements AutoCloseable {
     return target;
   }
 
+  /** Copies a MySQL table matched by a user-named unique key into the lake. */
+  TableIdentifier copyToLake(String table, String timeColumn, List<String> keyColumns)
+      throws Exception {
+    TableIdentifier target = TableIdentifier.of(database, table);
+    try (Connection connection = server.rootConnection()) {
+      new LakeCopier(700)
+          .copy(
+              connection,
+              LakeCopier.shape(connection, database, table, timeColumn, keyColumns),
+              catalog.catalog(),
+              target);
+    }
+    return target;
+  }
+
   VerifyResult verify(String table, String cutoff, String window, VerifyOptions options) {
+    return verify(table, cutoff, window, options, List.of());
+  }
+
+  VerifyResult verify(
+      String table, String cutoff, String window, VerifyOptions options, List<String> key) {
     return new Verifier(new MySqlConnections(Duration.ofSeconds(5)), options)
         .verify(
             new VerifyRequest(
@@ -54,7 +75,8 @@ final class VerifyFixture implements AutoCloseable {
                 TableIdentifier.of(database, table),
                 cutoff,
                 window,
-                "updated_at"),
+                "updated_at",
+                key),
             catalog.catalog(),
             VerifyProgress.NONE);
   }

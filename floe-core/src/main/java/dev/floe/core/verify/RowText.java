@@ -84,6 +84,18 @@ public final class RowText {
     return text.toString();
   }
 
+  /** The text of a key-only row from its key texts (in key order). */
+  public String keyRowText(List<String> keyTexts) {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < keyTexts.size(); i++) {
+      if (i > 0) {
+        text.append(',');
+      }
+      text.append(encoded(shape.keyColumns().get(i), keyTexts.get(i)));
+    }
+    return text.toString();
+  }
+
   private static String encoded(VerifyColumn column, String text) {
     if (text == null) {
       return NULL;
@@ -122,10 +134,13 @@ public final class RowText {
       full.append(", ',', ").append(sqlValue(column));
     }
     full.append(')');
-    // key columns are never NULL and never strings: their text needs no encoding
+    // key columns are never NULL; strings are length-prefixed as in keyRowText
     List<String> keyTexts = new ArrayList<>();
     for (VerifyColumn column : shape.keyColumns()) {
-      keyTexts.add(column.kind().sqlText(column.quoted()));
+      keyTexts.add(
+          column.kind() == ColumnKind.STRING
+              ? sqlValue(column)
+              : column.kind().sqlText(column.quoted()));
     }
     String key =
         keyTexts.size() == 1 ? keyTexts.get(0) : "CONCAT(" + String.join(", ',', ", keyTexts) + ")";

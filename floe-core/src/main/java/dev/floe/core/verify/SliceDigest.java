@@ -40,6 +40,17 @@ public record SliceDigest(long rows, BigInteger hashSum) {
       low = sum;
     }
 
+    /** Adds everything another accumulator holds. */
+    public void add(Accumulator other) {
+      rows += other.rows;
+      carries += other.carries;
+      long sum = low + other.low;
+      if (Long.compareUnsigned(sum, low) < 0) {
+        carries++;
+      }
+      low = sum;
+    }
+
     public SliceDigest digest() {
       return new SliceDigest(rows, BigInteger.valueOf(carries).shiftLeft(64).add(unsigned(low)));
     }

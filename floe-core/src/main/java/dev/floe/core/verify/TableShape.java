@@ -42,21 +42,23 @@ public record TableShape(
       throw FloeException.badInput(
           "Table "
               + name
-              + " has no primary key. verify matches rows by primary key and slices the table"
-              + " along it; add a primary key to the table.");
+              + " has no primary key. verify matches rows by a unique key and slices the table"
+              + " along it; name a unique NOT NULL key with --key COLUMN[,COLUMN...] or add a"
+              + " primary key to the table.");
     }
     List<VerifyColumn> keys =
         keyColumnNames.stream().map(key -> find(columns, key, name, "key column")).toList();
     for (VerifyColumn key : keys) {
-      if (!key.kind().sliceable()) {
+      if (!sliceable(key)) {
         throw FloeException.badInput(
-            "Primary key column "
+            "Key column "
                 + key.name()
                 + " of "
                 + name
                 + " is "
                 + key.mySqlType()
-                + "; verify slices only integer, decimal, date and datetime key columns.");
+                + "; verify slices only integer, decimal, date, datetime, char and varchar key"
+                + " columns.");
       }
     }
     VerifyColumn time =
@@ -86,6 +88,14 @@ public record TableShape(
               + "; it must be a DATE, DATETIME or TIMESTAMP column.");
     }
     return new TableShape(database, table, columns, keys, time);
+  }
+
+  private static boolean sliceable(VerifyColumn key) {
+    if (key.kind() == ColumnKind.STRING) {
+      String type = key.mySqlType().toLowerCase(Locale.ROOT);
+      return type.startsWith("char") || type.startsWith("varchar");
+    }
+    return key.kind().sliceable();
   }
 
   private static VerifyColumn find(

@@ -112,13 +112,20 @@ class RowTextTest {
             () -> TableShape.of("shop", "log", List.of(ID, UPDATED), List.of(), "updated_at"))
         .isInstanceOf(FloeException.class)
         .hasMessage(
-            "Table shop.log has no primary key. verify matches rows by primary key and slices the"
-                + " table along it; add a primary key to the table.");
+            "Table shop.log has no primary key. verify matches rows by a unique key and slices the"
+                + " table along it; name a unique NOT NULL key with --key COLUMN[,COLUMN...] or add"
+                + " a primary key to the table.");
+    VerifyColumn price = new VerifyColumn("price", ColumnKind.FLOATING, "double", 0);
     assertThatThrownBy(
-            () -> TableShape.of("shop", "t", List.of(NAME, UPDATED), List.of("name"), "updated_at"))
+            () ->
+                TableShape.of("shop", "t", List.of(price, UPDATED), List.of("price"), "updated_at"))
         .hasMessage(
-            "Primary key column name of shop.t is varchar(20); verify slices only integer,"
-                + " decimal, date and datetime key columns.");
+            "Key column price of shop.t is double; verify slices only integer, decimal, date,"
+                + " datetime, char and varchar key columns.");
+    assertThat(
+            TableShape.of("shop", "t", List.of(NAME, UPDATED), List.of("name"), "updated_at")
+                .keyColumnNames())
+        .containsExactly("name");
     assertThatThrownBy(() -> TableShape.of("shop", "t", List.of(ID, NAME), List.of("id"), "name"))
         .hasMessage(
             "--time-column name of shop.t is varchar(20); it must be a DATE, DATETIME or TIMESTAMP"
