@@ -144,9 +144,11 @@ public final class SyncRunner {
             options.snapshotChunkRows(),
             options.checkpointInterval(),
             new RowThrottle(options.snapshotRowsPerSecond()));
+    // Once the end position is recorded every table was copied: never copy again (a copy after
+    // it would read changes that the binlog phase applies as plain inserts).
     List<SnapshotCopier.TableCopy> copies =
         tables.stream()
-            .filter(table -> state.copies(table.qualifiedName()))
+            .filter(table -> state.end().isEmpty() && state.copies(table.qualifiedName()))
             .map(table -> new SnapshotCopier.TableCopy(table, targets.get(table.qualifiedName())))
             .toList();
     LOG.info(
