@@ -22,6 +22,7 @@ import java.util.List;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.ByteBuffers;
 
 /**
  * How the snapshot copier reads a MySQL table through JDBC: the select list, and one reader per
@@ -112,17 +113,7 @@ final class SnapshotColumns {
    * a > ? OR (a = ? AND b > ?)}. Its parameters are bound by {@link #bindAfter}.
    */
   String afterCondition() {
-    List<String> key = table.primaryKey().stream().map(SnapshotColumns::quote).toList();
-    List<String> alternatives = new ArrayList<>();
-    for (int i = 0; i < key.size(); i++) {
-      StringBuilder alternative = new StringBuilder("(");
-      for (int j = 0; j < i; j++) {
-        alternative.append(key.get(j)).append(" = ? AND ");
-      }
-      alternative.append(key.get(i)).append(" > ?)");
-      alternatives.add(alternative.toString());
-    }
-    return "(" + String.join(" OR ", alternatives) + ")";
+    return keysetCondition(" > ?)", " > ?)");
   }
 
   /**
@@ -130,6 +121,11 @@ final class SnapshotColumns {
    * same parameters: {@code a < ? OR (a = ? AND b <= ?)}.
    */
   String atOrBeforeCondition() {
+    return keysetCondition(" < ?)", " <= ?)");
+  }
+
+  /** {@code (k1 OP ?) OR (k1 = ? AND k2 OP ?) ...}, the last key column taking {@code last}. */
+  private String keysetCondition(String earlier, String last) {
     List<String> key = table.primaryKey().stream().map(SnapshotColumns::quote).toList();
     List<String> alternatives = new ArrayList<>();
     for (int i = 0; i < key.size(); i++) {
@@ -137,7 +133,7 @@ final class SnapshotColumns {
       for (int j = 0; j < i; j++) {
         alternative.append(key.get(j)).append(" = ? AND ");
       }
-      alternative.append(key.get(i)).append(i == key.size() - 1 ? " <= ?)" : " < ?)");
+      alternative.append(key.get(i)).append(i == key.size() - 1 ? last : earlier);
       alternatives.add(alternative.toString());
     }
     return "(" + String.join(" OR ", alternatives) + ")";
@@ -178,7 +174,7 @@ final class SnapshotColumns {
     } else if (value instanceof BigDecimal decimal) {
       statement.setBigDecimal(index, decimal);
     } else if (value instanceof ByteBuffer buffer) {
-      statement.setBytes(index, bytes(buffer));
+      statement.setBytes(index, ByteBuffers.toByteArray(buffer));
     } else if (value instanceof LocalDateTime dateTime) {
       statement.setString(index, dateTime.toString().replace('T', ' '));
     } else if (value instanceof OffsetDateTime instant) {
@@ -188,13 +184,6 @@ final class SnapshotColumns {
     } else {
       statement.setString(index, String.valueOf(value));
     }
-  }
-
-  private static byte[] bytes(ByteBuffer buffer) {
-    ByteBuffer copy = buffer.duplicate();
-    byte[] bytes = new byte[copy.remaining()];
-    copy.get(bytes);
-    return bytes;
   }
 
   static String quote(String identifier) {

@@ -55,6 +55,7 @@ import org.apache.iceberg.io.TaskWriter;
 import org.apache.iceberg.io.UnpartitionedWriter;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.ByteBuffers;
 import org.apache.iceberg.util.JsonUtil;
 import org.apache.iceberg.util.PropertyUtil;
 import org.slf4j.Logger;
@@ -159,6 +160,7 @@ final class SnapshotCopier {
           continue;
         }
         SnapshotColumns columns = new SnapshotColumns(copy.source(), table.schema());
+        SnapshotColumns keyColumns = columns.keyColumns();
         // A copy from the start replaces whatever the table holds (an earlier sync's rows).
         boolean replace = resume.isEmpty() && holdsFiles(table);
         TableProgress tableProgress =
@@ -166,7 +168,7 @@ final class SnapshotCopier {
         progress.add(tableProgress);
         Object[] lo = resume.orElse(null);
         for (int index = 0; !stopping && failure.get() == null; index++) {
-          Object[] hi = upperBound(walker, copy.source(), columns, lo);
+          Object[] hi = upperBound(walker, copy.source(), columns, keyColumns, lo);
           inFlight.acquire();
           Chunk chunk = new Chunk(index, lo, hi);
           workers.execute(
@@ -236,9 +238,12 @@ final class SnapshotCopier {
 
   /** The last key of the chunk after {@code lo}, or {@code null} when it is the last chunk. */
   private Object[] upperBound(
-      Connection connection, SourceTable source, SnapshotColumns columns, Object[] lo)
+      Connection connection,
+      SourceTable source,
+      SnapshotColumns columns,
+      SnapshotColumns key,
+      Object[] lo)
       throws SQLException {
-    SnapshotColumns key = columns.keyColumns();
     String sql =
         "SELECT "
             + key.selectList()
@@ -487,7 +492,7 @@ final class SnapshotCopier {
     for (Object value : key) {
       parts.add(
           value instanceof ByteBuffer buffer
-              ? HexFormat.of().formatHex(bytes(buffer))
+              ? HexFormat.of().formatHex(ByteBuffers.toByteArray(buffer))
               : String.valueOf(value));
     }
     try {
@@ -535,12 +540,5 @@ final class SnapshotCopier {
               : LocalDateTime.parse(text);
       default -> text;
     };
-  }
-
-  private static byte[] bytes(ByteBuffer buffer) {
-    ByteBuffer copy = buffer.duplicate();
-    byte[] bytes = new byte[copy.remaining()];
-    copy.get(bytes);
-    return bytes;
   }
 }

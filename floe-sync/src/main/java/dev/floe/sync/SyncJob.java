@@ -130,17 +130,11 @@ final class SyncJob {
         key.append('\u0001')
             .append(
                 value instanceof java.nio.ByteBuffer buffer
-                    ? java.util.HexFormat.of().formatHex(bytes(buffer))
+                    ? java.util.HexFormat.of()
+                        .formatHex(org.apache.iceberg.util.ByteBuffers.toByteArray(buffer))
                     : value);
       }
       return key.toString();
-    }
-
-    private static byte[] bytes(java.nio.ByteBuffer buffer) {
-      java.nio.ByteBuffer copy = buffer.duplicate();
-      byte[] bytes = new byte[copy.remaining()];
-      copy.get(bytes);
-      return bytes;
     }
   }
 }
