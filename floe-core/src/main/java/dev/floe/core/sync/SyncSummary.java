@@ -12,6 +12,12 @@ public final class SyncSummary {
   /** The Flink checkpoint this commit completes; increases within one sync id. */
   public static final String CHECKPOINT_ID = "floe.checkpoint-id";
 
+  /**
+   * Which of a checkpoint's commits to this table this is, from 0: a checkpoint that carries a
+   * schema change commits the rows before it and the rows after it separately, in that order.
+   */
+  public static final String CHECKPOINT_PART = "floe.checkpoint-part";
+
   /** The MySQL binlog file the sync had read up to at that checkpoint. */
   public static final String BINLOG_FILE = "floe.binlog-file";
 
