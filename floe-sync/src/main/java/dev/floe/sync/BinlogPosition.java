@@ -31,6 +31,20 @@ record BinlogPosition(String file, long position)
     return ORDER.compare(this, other);
   }
 
+  /** {@code file:offset}, as table properties store it; empty for {@link #NONE}. */
+  String text() {
+    return file.isEmpty() ? "" : file + ":" + position;
+  }
+
+  /** Reads {@link #text()}. */
+  static BinlogPosition parse(String text) {
+    int colon = text.lastIndexOf(':');
+    if (text.isEmpty() || colon < 0) {
+      return NONE;
+    }
+    return new BinlogPosition(text.substring(0, colon), Long.parseLong(text.substring(colon + 1)));
+  }
+
   BinlogPosition max(BinlogPosition other) {
     return compareTo(other) >= 0 ? this : other;
   }

@@ -2,21 +2,18 @@ package dev.floe.sync;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.util.Collector;
-import org.apache.iceberg.Schema;
-import org.apache.iceberg.types.Types;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
- * Turns Debezium binlog events into {@link ChangeRecord}s for the Iceberg writer.
+ * Turns Debezium binlog events into {@link ChangeRecord}s for the Iceberg writer, and applies each
+ * DDL to its Iceberg table when the binlog reaches it ({@link LakeSchemas}).
  *
  * <p>Exactly-once over the initial snapshot: {@link SnapshotCopier} copies rows while they change,
  * and the binlog is read from the position taken before its first read. Events up to the position
@@ -27,85 +24,88 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
 
   private static final long serialVersionUID = 1L;
 
-  private final Map<String, Schema> schemas;
+  private final CatalogLoader catalogLoader;
+  private final SyncTargets targets;
   private final BinlogPosition overlapBound;
-  private transient Map<String, ValueConverter[]> converters;
+  private transient LakeSchemas schemas;
 
   /**
-   * @param schemas the Iceberg schema of each source table ({@code database.table})
+   * @param catalogLoader opens the Iceberg catalog in the task
+   * @param targets which tables the sync takes and their Iceberg names
    * @param overlapBound the binlog head read after the initial snapshot's last read: inserts at or
    *     before it may overlap copied rows
    */
-  ChangeDeserializer(Map<String, Schema> schemas, BinlogPosition overlapBound) {
-    this.schemas = Map.copyOf(requireNonNull(schemas, "schemas is null"));
+  ChangeDeserializer(
+      CatalogLoader catalogLoader, SyncTargets targets, BinlogPosition overlapBound) {
+    this.catalogLoader = requireNonNull(catalogLoader, "catalogLoader is null");
+    this.targets = requireNonNull(targets, "targets is null");
     this.overlapBound = requireNonNull(overlapBound, "overlapBound is null");
   }
 
   @Override
   public void deserialize(SourceRecord record, Collector<ChangeRecord> out) throws Exception {
-    if (!(record.value() instanceof Struct envelope) || envelope.schema().field("op") == null) {
-      return; // heartbeats, watermarks and schema changes carry no rows
+    if (!(record.value() instanceof Struct envelope)) {
+      return; // heartbeats and watermarks
+    }
+    if (schemas == null) {
+      schemas = new LakeSchemas(catalogLoader.open(), targets);
+    }
+    if (envelope.schema().field("op") == null) {
+      DdlEvent.of(envelope).ifPresent(schemas::apply);
+      return;
     }
     Struct sourceInfo = envelope.getStruct("source");
     String table = sourceInfo.getString("db") + "." + sourceInfo.getString("table");
-    Schema schema = schemas.get(table);
-    if (schema == null) {
-      return;
-    }
     String op = envelope.getString("op");
     if (op.equals("r")) {
       return; // the source starts in the binlog; Floe copies the snapshot itself
     }
     String file = sourceInfo.getString("file");
     long position = sourceInfo.getInt64("pos");
+    BinlogPosition at = new BinlogPosition(file, position);
+    Optional<LakeSchemas.LakeTable> found = schemas.table(table);
+    if (found.isEmpty() || found.get().stoppedBefore(at)) {
+      return;
+    }
+    LakeSchemas.LakeTable lake = found.get();
     long millis = sourceInfo.getInt64("ts_ms");
-    boolean mayOverlapSnapshot = new BinlogPosition(file, position).compareTo(overlapBound) <= 0;
     ChangeRecord.Operation insert =
-        mayOverlapSnapshot ? ChangeRecord.Operation.UPSERT : ChangeRecord.Operation.INSERT;
+        at.compareTo(overlapBound) <= 0
+            ? ChangeRecord.Operation.UPSERT
+            : ChangeRecord.Operation.INSERT;
     switch (op) {
-      case "c" ->
-          out.collect(
-              new ChangeRecord(
-                  table,
-                  insert,
-                  values(table, schema, envelope.getStruct("after")),
-                  file,
-                  position,
-                  millis));
+      case "c" -> out.collect(record(lake, insert, envelope.getStruct("after"), at, millis));
       case "u" -> {
-        Object[] before = values(table, schema, envelope.getStruct("before"));
-        Object[] after = values(table, schema, envelope.getStruct("after"));
         out.collect(
-            new ChangeRecord(table, ChangeRecord.Operation.DELETE, before, file, position, millis));
+            record(lake, ChangeRecord.Operation.DELETE, envelope.getStruct("before"), at, millis));
         // Up to the overlap bound the copy may hold any version of the row, in any partition:
         // the new version is an upsert so that a copied row in its partition goes too.
-        ChangeRecord.Operation write = insert;
-        out.collect(new ChangeRecord(table, write, after, file, position, millis));
+        out.collect(record(lake, insert, envelope.getStruct("after"), at, millis));
       }
       case "d" ->
           out.collect(
-              new ChangeRecord(
-                  table,
-                  ChangeRecord.Operation.DELETE,
-                  values(table, schema, envelope.getStruct("before")),
-                  file,
-                  position,
-                  millis));
+              record(
+                  lake, ChangeRecord.Operation.DELETE, envelope.getStruct("before"), at, millis));
       default -> {
         // "t" (truncate) and unknown operations: nothing row-level to apply
       }
     }
   }
 
-  private Object[] values(String table, Schema schema, Struct row) {
-    List<Types.NestedField> columns = schema.columns();
-    ValueConverter[] tableConverters = converters(table, schema);
-    Object[] values = new Object[columns.size()];
+  private static ChangeRecord record(
+      LakeSchemas.LakeTable lake,
+      ChangeRecord.Operation operation,
+      Struct row,
+      BinlogPosition at,
+      long millis) {
+    String[] names = lake.sourceNames(at);
+    lake.requireColumns(row.schema(), names, at);
+    Object[] values = new Object[names.length];
     for (int i = 0; i < values.length; i++) {
-      Field field = row.schema().field(columns.get(i).name());
+      Field field = names[i] == null ? null : row.schema().field(names[i]);
       try {
         values[i] =
-            field == null ? null : tableConverters[i].convert(row.get(field), field.schema());
+            field == null ? null : lake.converters[i].convert(row.get(field), field.schema());
       } catch (IllegalArgumentException
           | ArithmeticException
           | ClassCastException unrepresentable) {
@@ -113,19 +113,31 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
         throw new SuppressRestartsException(unrepresentable);
       }
     }
-    return values;
+    return new ChangeRecord(
+        lake.source,
+        operation,
+        values,
+        routingKey(lake, values),
+        lake.schema.schemaId(),
+        lake.version,
+        at.file(),
+        at.position(),
+        millis);
   }
 
-  private ValueConverter[] converters(String table, Schema schema) {
-    if (converters == null) {
-      converters = new java.util.HashMap<>();
+  /** The table and primary-key values: every change of one row goes to one writer. */
+  private static String routingKey(LakeSchemas.LakeTable lake, Object[] values) {
+    StringBuilder key = new StringBuilder(lake.source);
+    for (int position : lake.keyPositions) {
+      Object value = values[position];
+      key.append('\u0001')
+          .append(
+              value instanceof java.nio.ByteBuffer buffer
+                  ? java.util.HexFormat.of()
+                      .formatHex(org.apache.iceberg.util.ByteBuffers.toByteArray(buffer))
+                  : value);
     }
-    return converters.computeIfAbsent(
-        table,
-        name ->
-            schema.columns().stream()
-                .map(column -> new ValueConverter(name, column.name(), column.type()))
-                .toArray(ValueConverter[]::new));
+    return key.toString();
   }
 
   @Override
@@ -135,6 +147,6 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
 
   @Override
   public String toString() {
-    return "ChangeDeserializer" + Arrays.toString(schemas.keySet().toArray());
+    return "ChangeDeserializer" + targets;
   }
 }

@@ -29,6 +29,9 @@ public final class ChangeRecord {
   private final String table;
   private final Operation operation;
   private final Object[] values;
+  private final String key;
+  private final int schemaId;
+  private final int schemaVersion;
   private final String binlogFile;
   private final long binlogPosition;
   private final long sourceMillis;
@@ -36,7 +39,11 @@ public final class ChangeRecord {
   /**
    * @param table the source table, {@code database.table}
    * @param operation what to do
-   * @param values the row, one value per column in table order
+   * @param values the row, one value per column of the Iceberg schema {@code schemaId}
+   * @param key the table and primary-key values as text: routes every change of a row to one writer
+   * @param schemaId the Iceberg schema the values follow
+   * @param schemaVersion how many schema changes the table had before this record: files of
+   *     different versions are committed separately, in version order
    * @param binlogFile the binlog file of the event, empty for snapshot rows
    * @param binlogPosition the position in that file, 0 for snapshot rows
    * @param sourceMillis the event's MySQL commit time, 0 for snapshot rows
@@ -45,12 +52,18 @@ public final class ChangeRecord {
       String table,
       Operation operation,
       Object[] values,
+      String key,
+      int schemaId,
+      int schemaVersion,
       String binlogFile,
       long binlogPosition,
       long sourceMillis) {
     this.table = requireNonNull(table, "table is null");
     this.operation = requireNonNull(operation, "operation is null");
     this.values = requireNonNull(values, "values is null");
+    this.key = requireNonNull(key, "key is null");
+    this.schemaId = schemaId;
+    this.schemaVersion = schemaVersion;
     this.binlogFile = requireNonNull(binlogFile, "binlogFile is null");
     this.binlogPosition = binlogPosition;
     this.sourceMillis = sourceMillis;
@@ -67,6 +80,18 @@ public final class ChangeRecord {
   /** The row's values; not copied, do not modify. */
   public Object[] values() {
     return values;
+  }
+
+  public String key() {
+    return key;
+  }
+
+  public int schemaId() {
+    return schemaId;
+  }
+
+  public int schemaVersion() {
+    return schemaVersion;
   }
 
   public String binlogFile() {

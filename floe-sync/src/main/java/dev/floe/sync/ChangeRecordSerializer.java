@@ -38,6 +38,9 @@ public final class ChangeRecordSerializer extends Serializer<ChangeRecord> {
   public void write(Kryo kryo, Output output, ChangeRecord record) {
     output.writeString(record.table());
     output.writeByte(record.operation().ordinal());
+    output.writeString(record.key());
+    output.writeInt(record.schemaId(), true);
+    output.writeInt(record.schemaVersion(), true);
     output.writeString(record.binlogFile());
     output.writeLong(record.binlogPosition());
     output.writeLong(record.sourceMillis());
@@ -52,6 +55,9 @@ public final class ChangeRecordSerializer extends Serializer<ChangeRecord> {
   public ChangeRecord read(Kryo kryo, Input input, Class<ChangeRecord> type) {
     String table = input.readString();
     ChangeRecord.Operation operation = ChangeRecord.Operation.values()[input.readByte()];
+    String key = input.readString();
+    int schemaId = input.readInt(true);
+    int schemaVersion = input.readInt(true);
     String binlogFile = input.readString();
     long binlogPosition = input.readLong();
     long sourceMillis = input.readLong();
@@ -59,7 +65,16 @@ public final class ChangeRecordSerializer extends Serializer<ChangeRecord> {
     for (int i = 0; i < values.length; i++) {
       values[i] = readValue(input);
     }
-    return new ChangeRecord(table, operation, values, binlogFile, binlogPosition, sourceMillis);
+    return new ChangeRecord(
+        table,
+        operation,
+        values,
+        key,
+        schemaId,
+        schemaVersion,
+        binlogFile,
+        binlogPosition,
+        sourceMillis);
   }
 
   private static void writeValue(Output output, Object value) {

@@ -34,20 +34,21 @@ final class DeltaTaskWriter extends BaseTaskWriter<Record> {
 
   private DeltaTaskWriter(
       Table table,
+      Schema schema,
       Schema keySchema,
       GenericAppenderFactory appenderFactory,
       OutputFileFactory fileFactory,
       FileFormat format,
       long targetFileSize) {
     super(table.spec(), format, appenderFactory, fileFactory, table.io(), targetFileSize);
-    this.schema = table.schema();
+    this.schema = schema;
     this.keySchema = keySchema;
     this.partitionKey = new PartitionKey(table.spec(), schema);
     this.partitionWrapper = new InternalRecordWrapper(schema.asStruct());
   }
 
-  static DeltaTaskWriter create(Table table, int partitionId, long taskId) {
-    Schema schema = table.schema();
+  /** A writer of rows of the table's schema {@code schema} (the current one or an older one). */
+  static DeltaTaskWriter create(Table table, Schema schema, int partitionId, long taskId) {
     Schema keySchema = TypeUtil.select(schema, schema.identifierFieldIds());
     int[] equalityFieldIds =
         schema.identifierFieldIds().stream().mapToInt(Integer::intValue).toArray();
@@ -69,7 +70,7 @@ final class DeltaTaskWriter extends BaseTaskWriter<Record> {
             TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
             TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
     return new DeltaTaskWriter(
-        table, keySchema, appenderFactory, fileFactory, format, targetFileSize);
+        table, schema, keySchema, appenderFactory, fileFactory, format, targetFileSize);
   }
 
   /** Writes a row whose key is new to the table. */

@@ -30,7 +30,6 @@ import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
@@ -40,12 +39,16 @@ import org.slf4j.LoggerFactory;
  * Commits what the writers produced, once per table per completed checkpoint, in checkpoint order
  * (an equality delete must get a later sequence number than the rows it deletes).
  *
+ * <p>A checkpoint during which a table's schema changed brings files of several schema versions:
+ * they are committed as separate commits ("parts"), oldest version first, so that an equality
+ * delete written after the change applies to rows written before it in the same checkpoint.
+ *
  * <p>Exactly once: the files of a checkpoint are kept in Flink state until the checkpoint
- * completes; each commit records the sync id and checkpoint id in the snapshot summary, and after a
- * restore a checkpoint is committed to a table only if the table's history does not already hold a
- * commit of that sync at that or a later checkpoint. A failed commit fails the job, which restarts
- * from the last checkpoint and commits again; a commit whose outcome was unknown is found (or not)
- * in the table's history the same way.
+ * completes; each commit records the sync id, checkpoint id and part in the snapshot summary, and
+ * after a restore a part is committed to a table only if the table's history does not already hold
+ * a commit of that sync at that or a later checkpoint and part. A failed commit fails the job,
+ * which restarts from the last checkpoint and commits again; a commit whose outcome was unknown is
+ * found (or not) in the table's history the same way.
  *
  * <p>Runs with parallelism 1.
  */
@@ -57,14 +60,16 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
 
   private final CatalogLoader catalogLoader;
 
-  /** Source table to Iceberg table name; TableIdentifier is not serializable. */
-  private final Map<String, String> targets;
+  private final SyncTargets targets;
+
+  /** The tables known at start, whose metrics exist before their first commit. */
+  private final List<String> knownTables;
 
   private transient Catalog catalog;
   private transient String syncId;
   private transient NavigableMap<Long, Checkpoint> checkpoints;
   private transient ListState<byte[]> state;
-  private transient Map<String, Long> committed;
+  private transient Map<String, CommitMark> committed;
   private transient Map<String, TableMetrics> metrics;
 
   /**
@@ -79,10 +84,22 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     org.apache.flink.metrics.Counter commits;
   }
 
-  /** What one checkpoint brought: files per table and the binlog progress. */
+  /** Where a commit stands in a sync: checkpoint, then part within it. */
+  private record CommitMark(long checkpoint, int part) implements Comparable<CommitMark> {
+    static final CommitMark NONE = new CommitMark(-1, 0);
+
+    @Override
+    public int compareTo(CommitMark other) {
+      return checkpoint != other.checkpoint
+          ? Long.compare(checkpoint, other.checkpoint)
+          : Integer.compare(part, other.part);
+    }
+  }
+
+  /** What one checkpoint brought: files per table and schema version, and the binlog progress. */
   static final class Checkpoint implements Serializable {
-    private static final long serialVersionUID = 1L;
-    final Map<String, List<WriteResult>> results = new HashMap<>();
+    private static final long serialVersionUID = 2L;
+    final Map<String, TreeMap<Integer, List<WriteResult>>> results = new HashMap<>();
     BinlogPosition position = BinlogPosition.NONE;
     long sourceMillis;
   }
@@ -91,32 +108,18 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   private final String initialSyncId;
 
   IcebergChangeCommitter(
-      CatalogLoader catalogLoader, Map<String, TableIdentifier> targets, String syncId) {
+      CatalogLoader catalogLoader, SyncTargets targets, List<String> knownTables, String syncId) {
     this.catalogLoader = requireNonNull(catalogLoader, "catalogLoader is null");
+    this.targets = requireNonNull(targets, "targets is null");
+    this.knownTables = List.copyOf(requireNonNull(knownTables, "knownTables is null"));
     this.initialSyncId = requireNonNull(syncId, "syncId is null");
-    this.targets = new java.util.HashMap<>();
-    requireNonNull(targets, "targets is null")
-        .forEach((source, target) -> this.targets.put(source, target.toString()));
   }
 
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
     metrics = new HashMap<>();
-    for (String source : targets.keySet()) {
-      org.apache.flink.metrics.MetricGroup group = getMetricGroup().addGroup("table", source);
-      TableMetrics table = new TableMetrics();
-      table.rows = group.counter("committedRows");
-      table.commits = group.counter("commits");
-      group.meter("committedRowsPerSecond", new org.apache.flink.metrics.MeterView(table.rows));
-      group.gauge(
-          "lagMillis",
-          () ->
-              table.watermarkMillis < 0
-                  ? -1L
-                  : Math.max(0, System.currentTimeMillis() - table.watermarkMillis));
-      metrics.put(source, table);
-    }
+    knownTables.forEach(this::metrics);
     catalog = catalogLoader.open();
     state =
         context
@@ -139,6 +142,26 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     }
   }
 
+  /** The metrics of a table, registered on first use. */
+  private TableMetrics metrics(String source) {
+    return metrics.computeIfAbsent(
+        source,
+        name -> {
+          org.apache.flink.metrics.MetricGroup group = getMetricGroup().addGroup("table", name);
+          TableMetrics table = new TableMetrics();
+          table.rows = group.counter("committedRows");
+          table.commits = group.counter("commits");
+          group.meter("committedRowsPerSecond", new org.apache.flink.metrics.MeterView(table.rows));
+          group.gauge(
+              "lagMillis",
+              () ->
+                  table.watermarkMillis < 0
+                      ? -1L
+                      : Math.max(0, System.currentTimeMillis() - table.watermarkMillis));
+          return table;
+        });
+  }
+
   @Override
   public void processElement(StreamRecord<TableCommittable> element) {
     TableCommittable committable = element.getValue();
@@ -152,7 +175,8 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
             table ->
                 checkpoint
                     .results
-                    .computeIfAbsent(table, name -> new ArrayList<>())
+                    .computeIfAbsent(table, name -> new TreeMap<>())
+                    .computeIfAbsent(committable.schemaVersion(), version -> new ArrayList<>())
                     .add(committable.writeResult()));
   }
 
@@ -171,8 +195,12 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   private void commitUpTo(long checkpointId) {
     NavigableMap<Long, Checkpoint> ready = checkpoints.headMap(checkpointId, true);
     for (Map.Entry<Long, Checkpoint> entry : ready.entrySet()) {
-      for (Map.Entry<String, List<WriteResult>> table : entry.getValue().results.entrySet()) {
-        commit(table.getKey(), table.getValue(), entry.getKey(), entry.getValue());
+      for (Map.Entry<String, TreeMap<Integer, List<WriteResult>>> table :
+          entry.getValue().results.entrySet()) {
+        int part = 0;
+        for (List<WriteResult> results : table.getValue().values()) {
+          commit(table.getKey(), results, new CommitMark(entry.getKey(), part++), entry.getValue());
+        }
       }
       // The binlog is one ordered stream: once a checkpoint is committed, every table is complete
       // up to the newest event read by then, changed or not.
@@ -186,13 +214,17 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   }
 
   private void commit(
-      String sourceTable, List<WriteResult> results, long checkpointId, Checkpoint checkpoint) {
-    Table table = catalog.loadTable(TableIdentifier.parse(targets.get(sourceTable)));
-    long lastCommitted =
-        committed.computeIfAbsent(sourceTable, name -> lastCommittedCheckpoint(table));
-    if (lastCommitted >= checkpointId) {
+      String sourceTable, List<WriteResult> results, CommitMark mark, Checkpoint checkpoint) {
+    Table table = catalog.loadTable(targets.identifier(sourceTable));
+    CommitMark lastCommitted = committed.computeIfAbsent(sourceTable, name -> lastCommit(table));
+    long checkpointId = mark.checkpoint();
+    if (lastCommitted.compareTo(mark) >= 0) {
       LOG.info(
-          "{}: checkpoint {} of sync {} is already committed", table.name(), checkpointId, syncId);
+          "{}: checkpoint {} part {} of sync {} is already committed",
+          table.name(),
+          checkpointId,
+          mark.part(),
+          syncId);
       return;
     }
     RowDelta rowDelta = table.newRowDelta();
@@ -219,6 +251,7 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     rowDelta
         .set(SyncSummary.SYNC_ID, syncId)
         .set(SyncSummary.CHECKPOINT_ID, Long.toString(checkpointId))
+        .set(SyncSummary.CHECKPOINT_PART, Integer.toString(mark.part()))
         .set(SyncSummary.FLINK_JOB_ID, syncId)
         .set(SyncSummary.FLINK_MAX_COMMITTED_CHECKPOINT_ID, Long.toString(checkpointId));
     if (!checkpoint.position.file().isEmpty()) {
@@ -228,41 +261,42 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
           .set(SyncSummary.SOURCE_WATERMARK_MS, Long.toString(checkpoint.sourceMillis));
     }
     rowDelta.commit();
-    committed.put(sourceTable, checkpointId);
-    TableMetrics tableMetrics = metrics.get(sourceTable);
-    if (tableMetrics != null) {
-      long rows = 0;
-      for (WriteResult result : results) {
-        for (DataFile file : result.dataFiles()) {
-          rows += file.recordCount();
-        }
+    committed.put(sourceTable, mark);
+    long rows = 0;
+    for (WriteResult result : results) {
+      for (DataFile file : result.dataFiles()) {
+        rows += file.recordCount();
       }
-      tableMetrics.rows.inc(rows);
-      tableMetrics.commits.inc();
     }
+    TableMetrics tableMetrics = metrics(sourceTable);
+    tableMetrics.rows.inc(rows);
+    tableMetrics.commits.inc();
     LOG.info(
-        "{}: committed checkpoint {} ({} data files, {} delete files)",
+        "{}: committed checkpoint {} part {} ({} data files, {} delete files)",
         table.name(),
         checkpointId,
+        mark.part(),
         dataFiles,
         deleteFiles);
   }
 
-  /** The newest checkpoint of this sync found in the table's current history, or -1. */
-  private long lastCommittedCheckpoint(Table table) {
+  /** The newest commit of this sync found in the table's current history. */
+  private CommitMark lastCommit(Table table) {
     Snapshot current = table.currentSnapshot();
     if (current == null) {
-      return -1;
+      return CommitMark.NONE;
     }
     for (Snapshot snapshot : SnapshotUtil.ancestorsOf(current.snapshotId(), table::snapshot)) {
       Map<String, String> summary = snapshot.summary();
       // the initial snapshot's commits carry the sync id but no checkpoint
       if (syncId.equals(summary.get(SyncSummary.SYNC_ID))
           && summary.containsKey(SyncSummary.CHECKPOINT_ID)) {
-        return Long.parseLong(summary.get(SyncSummary.CHECKPOINT_ID));
+        return new CommitMark(
+            Long.parseLong(summary.get(SyncSummary.CHECKPOINT_ID)),
+            Integer.parseInt(summary.getOrDefault(SyncSummary.CHECKPOINT_PART, "0")));
       }
     }
-    return -1;
+    return CommitMark.NONE;
   }
 
   @Override

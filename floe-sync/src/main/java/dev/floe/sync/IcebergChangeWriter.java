@@ -4,23 +4,29 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
 
 /**
  * Writes change records (keyed by table and primary key) into Iceberg files. At each checkpoint
- * barrier it closes its files and sends the committer one {@link TableCommittable} per table it
- * wrote, plus its binlog progress; nothing becomes visible until the committer commits.
+ * barrier it closes its files and sends the committer one {@link TableCommittable} per table and
+ * schema version it wrote, plus its binlog progress; nothing becomes visible until the committer
+ * commits.
+ *
+ * <p>A record of a newer schema version (the binlog reader applied a DDL to the table) closes the
+ * table's open files: rows after a schema change are written with the new schema, into files the
+ * committer commits after those of the old one.
  */
 final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
     implements OneInputStreamOperator<ChangeRecord, TableCommittable> {
@@ -29,25 +35,26 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
 
   private final CatalogLoader catalogLoader;
 
-  /** Source table to Iceberg table name; TableIdentifier is not serializable. */
-  private final Map<String, String> targets;
+  private final SyncTargets targets;
 
   private transient Catalog catalog;
   private transient Map<String, Table> tables;
-  private transient Map<String, DeltaTaskWriter> writers;
+  private transient Map<String, Segment> writers;
+  private transient List<TableCommittable.Pending> closed;
   private transient BinlogPosition position;
   private transient long sourceMillis;
 
   /**
    * @param catalogLoader opens the catalog in the task
-   * @param targets the Iceberg table of each source table ({@code database.table})
+   * @param targets the Iceberg table of each source table
    */
-  IcebergChangeWriter(CatalogLoader catalogLoader, Map<String, TableIdentifier> targets) {
+  IcebergChangeWriter(CatalogLoader catalogLoader, SyncTargets targets) {
     this.catalogLoader = requireNonNull(catalogLoader, "catalogLoader is null");
-    this.targets = new java.util.HashMap<>();
-    requireNonNull(targets, "targets is null")
-        .forEach((source, target) -> this.targets.put(source, target.toString()));
+    this.targets = requireNonNull(targets, "targets is null");
   }
+
+  /** The open files of one table, written with one schema version. */
+  private record Segment(int schemaVersion, DeltaTaskWriter writer) {}
 
   @Override
   public void open() throws Exception {
@@ -55,13 +62,24 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
     catalog = catalogLoader.open();
     tables = new HashMap<>();
     writers = new HashMap<>();
+    closed = new ArrayList<>();
     position = BinlogPosition.NONE;
   }
 
   @Override
   public void processElement(StreamRecord<ChangeRecord> element) throws Exception {
     ChangeRecord change = element.getValue();
-    DeltaTaskWriter writer = writers.computeIfAbsent(change.table(), this::newWriter);
+    Segment segment = writers.get(change.table());
+    if (segment == null || segment.schemaVersion() != change.schemaVersion()) {
+      if (segment != null) {
+        closed.add(
+            new TableCommittable.Pending(
+                change.table(), segment.schemaVersion(), segment.writer().complete()));
+      }
+      segment = new Segment(change.schemaVersion(), newWriter(change.table(), change.schemaId()));
+      writers.put(change.table(), segment);
+    }
+    DeltaTaskWriter writer = segment.writer();
     Record row = toRecord(writer, change.values());
     switch (change.operation()) {
       case INSERT -> writer.write(row);
@@ -77,17 +95,19 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
   @Override
   public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
     super.prepareSnapshotPreBarrier(checkpointId);
-    for (Map.Entry<String, DeltaTaskWriter> entry : writers.entrySet()) {
-      output.collect(
-          new StreamRecord<>(
-              TableCommittable.files(
-                  checkpointId,
-                  entry.getKey(),
-                  entry.getValue().complete(),
-                  position,
-                  sourceMillis)));
+    for (Map.Entry<String, Segment> entry : writers.entrySet()) {
+      closed.add(
+          new TableCommittable.Pending(
+              entry.getKey(),
+              entry.getValue().schemaVersion(),
+              entry.getValue().writer().complete()));
     }
     writers.clear();
+    for (TableCommittable.Pending files : closed) {
+      output.collect(
+          new StreamRecord<>(TableCommittable.files(checkpointId, files, position, sourceMillis)));
+    }
+    closed.clear();
     output.collect(
         new StreamRecord<>(TableCommittable.progress(checkpointId, position, sourceMillis)));
   }
@@ -95,10 +115,9 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
   @Override
   public void close() throws Exception {
     try {
-      for (DeltaTaskWriter writer : writers.values()) {
-        writer
-            .abort(); // uncommitted files of an unfinished checkpoint; orphan cleanup also covers a
-        // crash
+      // Uncommitted files of an unfinished checkpoint; orphan cleanup also covers a crash.
+      for (Segment segment : writers.values()) {
+        segment.writer().abort();
       }
       writers.clear();
       if (catalog instanceof Closeable closeable) {
@@ -109,21 +128,25 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
     }
   }
 
-  private DeltaTaskWriter newWriter(String sourceTable) {
+  private DeltaTaskWriter newWriter(String sourceTable, int schemaId) {
     Table table =
         tables.computeIfAbsent(
-            sourceTable,
-            name -> {
-              String identifier = targets.get(name);
-              if (identifier == null) {
-                throw new IllegalStateException("no Iceberg table for source table " + name);
-              }
-              return catalog.loadTable(TableIdentifier.parse(identifier));
-            });
-    // Loaded once per task: the sync never changes a table's schema, spec or location, so the
-    // writer needs no catalog round trip per checkpoint.
+            sourceTable, name -> catalog.loadTable(targets.identifier(sourceTable)));
+    // Loaded once per task and refreshed only for a schema this task has not seen: the sync never
+    // changes a table's spec or location.
+    if (!table.schemas().containsKey(schemaId)) {
+      table.refresh();
+    }
+    Schema schema = table.schemas().get(schemaId);
+    if (schema == null) {
+      throw new IllegalStateException(
+          "Iceberg table " + table.name() + " has no schema " + schemaId);
+    }
     return DeltaTaskWriter.create(
-        table, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), System.nanoTime());
+        table,
+        schema,
+        getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+        System.nanoTime());
   }
 
   private static Record toRecord(DeltaTaskWriter writer, Object[] values) throws IOException {

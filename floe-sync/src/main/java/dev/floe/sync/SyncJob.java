@@ -1,10 +1,7 @@
 package dev.floe.sync;
 
-import static java.util.Objects.requireNonNull;
-
 import java.io.Serializable;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -16,8 +13,6 @@ import org.apache.flink.cdc.connectors.mysql.table.StartupOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-import org.apache.iceberg.Schema;
-import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * The binlog pipeline, run after {@link SnapshotCopier} has copied the tables: the Flink CDC MySQL
@@ -30,14 +25,17 @@ final class SyncJob {
   static final String WRITER_UID = "floe-iceberg-writer";
   static final String COMMITTER_UID = "floe-iceberg-committer";
 
+  /** Every database but MySQL's own (Debezium matches without regard to case). */
+  static final String USER_DATABASES = "(?!(mysql|information_schema|performance_schema|sys)$).*";
+
   private SyncJob() {}
 
   static void build(
       StreamExecutionEnvironment environment,
       SyncOptions options,
       String serverTimeZone,
-      Map<String, Schema> schemas,
-      Map<String, TableIdentifier> targets,
+      SyncTargets targets,
+      List<String> tables,
       CatalogLoader catalogLoader,
       SnapshotState state,
       BinlogPosition overlapBound) {
@@ -50,11 +48,6 @@ final class SyncJob {
     debezium.setProperty("decimal.handling.mode", "precise");
     debezium.setProperty("binary.handling.mode", "bytes");
     debezium.setProperty("time.precision.mode", "adaptive_time_microseconds");
-    List<String> databases =
-        schemas.keySet().stream()
-            .map(name -> name.substring(0, name.indexOf('.')))
-            .distinct()
-            .toList();
     int firstServerId = 5400 + ThreadLocalRandom.current().nextInt(1_000_000);
     MySqlSource<ChangeRecord> source =
         MySqlSource.<ChangeRecord>builder()
@@ -62,17 +55,20 @@ final class SyncJob {
             .port(endpoint.port())
             .username(endpoint.user())
             .password(endpoint.password())
-            .databaseList(databases.toArray(String[]::new))
-            .tableList(schemas.keySet().stream().map(SyncJob::exactPattern).toArray(String[]::new))
+            .databaseList(USER_DATABASES)
+            // The selection's patterns, not the tables found at start: a table created while the
+            // job runs is captured too (ChangeDeserializer checks each table against the
+            // selection again).
+            .tableList(targets.captureList())
             .serverId(firstServerId + "-" + (firstServerId + options.parallelism()))
             .serverTimeZone(serverTimeZone)
             // SnapshotCopier copied the tables; the binlog is read from before its first read
             // (a restored job continues from its checkpointed offset instead).
             .startupOptions(
                 StartupOptions.specificOffset(state.start().file(), state.start().position()))
-            .includeSchemaChanges(false)
+            .includeSchemaChanges(true)
             .debeziumProperties(debezium)
-            .deserializer(new ChangeDeserializer(schemas, overlapBound))
+            .deserializer(new ChangeDeserializer(catalogLoader, targets, overlapBound))
             .build();
     DataStream<ChangeRecord> changes =
         environment
@@ -80,7 +76,7 @@ final class SyncJob {
             .uid(SOURCE_UID)
             .setParallelism(options.parallelism());
     changes
-        .keyBy(new RowKeySelector(schemas))
+        .keyBy(new RowKeySelector())
         .transform(
             "iceberg writer",
             TypeInformation.of(TableCommittable.class),
@@ -90,7 +86,7 @@ final class SyncJob {
         .transform(
             "iceberg committer",
             Types.VOID,
-            new IcebergChangeCommitter(catalogLoader, targets, state.syncId()))
+            new IcebergChangeCommitter(catalogLoader, targets, tables, state.syncId()))
         .uid(COMMITTER_UID)
         .setParallelism(1)
         .setMaxParallelism(1)
@@ -99,42 +95,13 @@ final class SyncJob {
         .setParallelism(1);
   }
 
-  /** CDC's table list takes regular expressions over {@code database.table}; match exactly. */
-  private static String exactPattern(String qualifiedName) {
-    return qualifiedName.replaceAll("([\\\\.\\[\\]{}()*+?^$|])", "\\\\$1");
-  }
-
   /** Routes every change of one row to one writer: table plus primary-key values. */
   static final class RowKeySelector implements KeySelector<ChangeRecord, String>, Serializable {
     private static final long serialVersionUID = 1L;
-    private final Map<String, int[]> keyPositions;
-
-    RowKeySelector(Map<String, Schema> schemas) {
-      this.keyPositions = new java.util.HashMap<>();
-      schemas.forEach(
-          (table, schema) -> {
-            List<org.apache.iceberg.types.Types.NestedField> columns = schema.columns();
-            keyPositions.put(
-                table,
-                java.util.stream.IntStream.range(0, columns.size())
-                    .filter(i -> schema.identifierFieldIds().contains(columns.get(i).fieldId()))
-                    .toArray());
-          });
-    }
 
     @Override
     public String getKey(ChangeRecord change) {
-      StringBuilder key = new StringBuilder(change.table());
-      for (int position : requireNonNull(keyPositions.get(change.table()), "unknown table")) {
-        Object value = change.values()[position];
-        key.append('\u0001')
-            .append(
-                value instanceof java.nio.ByteBuffer buffer
-                    ? java.util.HexFormat.of()
-                        .formatHex(org.apache.iceberg.util.ByteBuffers.toByteArray(buffer))
-                    : value);
-      }
-      return key.toString();
+      return change.key();
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.floe.sync;
 import static java.util.Objects.requireNonNull;
 
 import dev.floe.core.source.MySqlSourceAddress;
+import dev.floe.core.sync.SyncProperties;
 import dev.floe.core.sync.SyncSummary;
 import dev.floe.mysql.MySqlConnections;
 import java.io.PrintWriter;
@@ -50,7 +51,16 @@ public final class SyncProgress {
       double seconds = Math.max(0.001, (now - lastReport) / 1e9);
       lastReport = now;
       for (Map.Entry<String, TableIdentifier> entry : tables.entrySet()) {
-        Snapshot snapshot = catalog.catalog().loadTable(entry.getValue()).currentSnapshot();
+        org.apache.iceberg.Table table = catalog.catalog().loadTable(entry.getValue());
+        if (table.properties().containsKey(SyncProperties.STOPPED)) {
+          out.printf(
+              Locale.ROOT,
+              "  %-40s stopped: %s%n",
+              entry.getKey(),
+              table.properties().get(SyncProperties.STOPPED));
+          continue;
+        }
+        Snapshot snapshot = table.currentSnapshot();
         long rows =
             snapshot == null
                 ? 0

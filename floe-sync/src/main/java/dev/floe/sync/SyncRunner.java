@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.floe.core.error.FloeException;
 import dev.floe.core.sync.SourceTable;
-import dev.floe.core.sync.TypeMapping;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.mysql.MySqlConnections;
 import java.io.IOException;
@@ -17,7 +16,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.ZoneId;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,7 +26,6 @@ import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.ExecutionCheckpointingOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,16 +97,18 @@ public final class SyncRunner {
                   : " and --exclude " + options.selection().excludes())
               + ". The patterns are regular expressions over database.table, e.g. 'shop\\..*'.");
     }
-    Map<String, Schema> schemas = new LinkedHashMap<>();
-    for (SourceTable table : tables) {
-      schemas.put(table.qualifiedName(), TypeMapping.icebergSchema(table));
-    }
-    Map<String, TableIdentifier> targets =
-        new TableProvisioner()
-            .provision(catalog.catalog(), tables, options.selection(), options.partitions());
     Path stateDirectory = options.stateDirectory();
     Optional<Path> restorePoint = latestRestorePoint(stateDirectory);
     Optional<SnapshotState> saved = SnapshotState.load(stateDirectory);
+    boolean resumingBinlog = saved.isPresent() && saved.get().end().isPresent();
+    Map<String, TableIdentifier> targets =
+        new TableProvisioner()
+            .provision(
+                catalog.catalog(),
+                tables,
+                options.selection(),
+                options.partitions(),
+                resumingBinlog);
     if (restorePoint.isPresent()) {
       SnapshotState state =
           saved
@@ -123,8 +122,7 @@ public final class SyncRunner {
                               + SnapshotState.FILE_NAME
                               + " (written by an older Floe, or edited). Remove that directory"
                               + " and the synced tables to start this sync over."));
-      JobClient client =
-          submit(options, timeZone, schemas, targets, restorePoint, state, state.end().get());
+      JobClient client = submit(options, timeZone, targets, restorePoint, state, state.end().get());
       return new RunningSync(client, targets, restorePoint, stateDirectory);
     }
     SnapshotState state =
@@ -168,19 +166,41 @@ public final class SyncRunner {
           try (Connection connection = connections.open(options.source().withoutDatabase())) {
             SourceBinlog.requireAvailable(
                 connection, complete.start(), options.source().hostAndPort(), options.name());
+            if (!copies.isEmpty()) {
+              requireUnchanged(
+                  tables, new SourceSchemaReader().read(connection, options.selection()));
+            }
           }
           return submit(
-              options,
-              timeZone,
-              schemas,
-              targets,
-              Optional.empty(),
-              complete,
-              complete.end().get());
+              options, timeZone, targets, Optional.empty(), complete, complete.end().get());
         },
         targets,
         stateDirectory,
         saved.isPresent());
+  }
+
+  /**
+   * Refuses to read the binlog from before the copy when a copied table's definition changed since
+   * the copy began: the CDC source decodes events with the table's current definition, which would
+   * misread the rows logged before the change.
+   */
+  private static void requireUnchanged(List<SourceTable> copied, List<SourceTable> now) {
+    for (SourceTable before : copied) {
+      SourceTable after =
+          now.stream()
+              .filter(table -> table.qualifiedName().equals(before.qualifiedName()))
+              .findFirst()
+              .orElse(null);
+      if (after == null || !after.equals(before)) {
+        throw FloeException.badInput(
+            "MySQL table "
+                + before.qualifiedName()
+                + (after == null ? " was dropped" : " was altered")
+                + " while Floe copied it, so the binlog written before the change cannot be read"
+                + " with its new definition. Start the sync again with --resnapshot (it copies"
+                + " every table again), and change table definitions after the copy is complete.");
+      }
+    }
   }
 
   /**
@@ -243,7 +263,6 @@ public final class SyncRunner {
   private JobClient submit(
       SyncOptions options,
       String timeZone,
-      Map<String, Schema> schemas,
       Map<String, TableIdentifier> targets,
       Optional<Path> restorePoint,
       SnapshotState state,
@@ -278,8 +297,8 @@ public final class SyncRunner {
         environment,
         options,
         timeZone,
-        schemas,
-        targets,
+        SyncTargets.of(options.selection()),
+        List.copyOf(targets.keySet()),
         new CatalogLoader(catalog.name(), catalog.properties()),
         state,
         overlapBound);

@@ -12,7 +12,7 @@ import org.apache.iceberg.io.WriteResult;
 
 /**
  * What a writer subtask hands the committer for one checkpoint: the files it wrote for one table
- * (none for a progress-only message) and how far in the binlog it had read.
+ * and schema version (none for a progress-only message) and how far in the binlog it had read.
  */
 final class TableCommittable implements Serializable {
 
@@ -20,6 +20,7 @@ final class TableCommittable implements Serializable {
 
   private final long checkpointId;
   private final String table;
+  private final int schemaVersion;
   private final byte[] writeResult;
   private final String binlogFile;
   private final long binlogPosition;
@@ -28,31 +29,38 @@ final class TableCommittable implements Serializable {
   private TableCommittable(
       long checkpointId,
       String table,
+      int schemaVersion,
       byte[] writeResult,
       String binlogFile,
       long binlogPosition,
       long sourceMillis) {
     this.checkpointId = checkpointId;
     this.table = table;
+    this.schemaVersion = schemaVersion;
     this.writeResult = writeResult;
     this.binlogFile = binlogFile;
     this.binlogPosition = binlogPosition;
     this.sourceMillis = sourceMillis;
   }
 
+  /** Files of one table and schema version, closed but not yet handed on. */
+  record Pending(String table, int schemaVersion, WriteResult result) {}
+
   static TableCommittable files(
-      long checkpointId,
-      String table,
-      WriteResult result,
-      BinlogPosition position,
-      long sourceMillis) {
+      long checkpointId, Pending files, BinlogPosition position, long sourceMillis) {
     return new TableCommittable(
-        checkpointId, table, serialize(result), position.file(), position.position(), sourceMillis);
+        checkpointId,
+        files.table(),
+        files.schemaVersion(),
+        serialize(files.result()),
+        position.file(),
+        position.position(),
+        sourceMillis);
   }
 
   static TableCommittable progress(long checkpointId, BinlogPosition position, long sourceMillis) {
     return new TableCommittable(
-        checkpointId, "", new byte[0], position.file(), position.position(), sourceMillis);
+        checkpointId, "", 0, new byte[0], position.file(), position.position(), sourceMillis);
   }
 
   long checkpointId() {
@@ -62,6 +70,11 @@ final class TableCommittable implements Serializable {
   /** The source table ({@code database.table}), empty for progress-only messages. */
   Optional<String> table() {
     return table.isEmpty() ? Optional.empty() : Optional.of(table);
+  }
+
+  /** The table's schema version the files were written with. */
+  int schemaVersion() {
+    return schemaVersion;
   }
 
   WriteResult writeResult() {

@@ -3,6 +3,7 @@ package dev.floe.sync;
 import dev.floe.core.error.FloeException;
 import dev.floe.core.sync.PartitionSpecs;
 import dev.floe.core.sync.SourceTable;
+import dev.floe.core.sync.SyncProperties;
 import dev.floe.core.sync.TableSelection;
 import dev.floe.core.sync.TypeMapping;
 import java.util.LinkedHashMap;
@@ -25,12 +26,12 @@ import org.apache.iceberg.exceptions.AlreadyExistsException;
 public final class TableProvisioner {
 
   /** The table property naming the MySQL table a synced table comes from. */
-  public static final String SOURCE_PROPERTY = "floe.source-table";
+  public static final String SOURCE_PROPERTY = SyncProperties.SOURCE_TABLE;
 
   /** The Iceberg table of each source table ({@code database.table}), created if missing. */
   public Map<String, TableIdentifier> provision(
       Catalog catalog, List<SourceTable> tables, TableSelection selection) {
-    return provision(catalog, tables, selection, Map.of());
+    return provision(catalog, tables, selection, Map.of(), false);
   }
 
   /**
@@ -38,12 +39,15 @@ public final class TableProvisioner {
    *
    * @param partitions partitioning per source table ({@code database.table}), see {@link
    *     PartitionSpecs}
+   * @param resuming whether the sync resumes its binlog phase: existing tables may then differ from
+   *     MySQL by DDL the binlog has not brought yet, so their columns are not compared
    */
   public Map<String, TableIdentifier> provision(
       Catalog catalog,
       List<SourceTable> tables,
       TableSelection selection,
-      Map<String, String> partitions) {
+      Map<String, String> partitions,
+      boolean resuming) {
     for (String configured : partitions.keySet()) {
       if (tables.stream().noneMatch(table -> table.qualifiedName().equals(configured))) {
         throw FloeException.badInput(
@@ -67,7 +71,7 @@ public final class TableProvisioner {
               Namespace.of(selection.namespaceFor(source.database())), source.table());
       ensureNamespace(catalog, identifier.namespace());
       if (catalog.tableExists(identifier)) {
-        check(catalog.loadTable(identifier), source, schema, spec);
+        check(catalog.loadTable(identifier), source, schema, spec, resuming);
       } else {
         try {
           catalog
@@ -77,7 +81,7 @@ public final class TableProvisioner {
               .withProperty(SOURCE_PROPERTY, source.qualifiedName())
               .create();
         } catch (AlreadyExistsException createdConcurrently) {
-          check(catalog.loadTable(identifier), source, schema, spec);
+          check(catalog.loadTable(identifier), source, schema, spec, resuming);
         }
       }
       targets.put(source.qualifiedName(), identifier);
@@ -107,8 +111,24 @@ public final class TableProvisioner {
     }
   }
 
+  /** Columns as names and types, comparable across field ids and optionality. */
+  private static List<String> columns(Schema schema) {
+    return schema.columns().stream()
+        .map(
+            column ->
+                column.name()
+                    + " "
+                    + column.type()
+                    + (schema.identifierFieldIds().contains(column.fieldId()) ? " key" : ""))
+        .toList();
+  }
+
   private static void check(
-      Table table, SourceTable source, Schema expected, PartitionSpec expectedSpec) {
+      Table table,
+      SourceTable source,
+      Schema expected,
+      PartitionSpec expectedSpec,
+      boolean resuming) {
     if (!describe(table.spec()).equals(describe(expectedSpec))) {
       throw FloeException.badInput(
           "Iceberg table "
@@ -122,17 +142,16 @@ public final class TableProvisioner {
               + "). Change sync.partitions to match, or evolve the table's partitioning with"
               + " ALTER TABLE first.");
     }
-    if (!table.schema().asStruct().equals(expected.asStruct())
-        || !table.schema().identifierFieldIds().equals(expected.identifierFieldIds())) {
+    if (!resuming && !columns(table.schema()).equals(columns(expected))) {
       throw FloeException.badInput(
           "Iceberg table "
               + table.name()
               + " exists but its columns differ from MySQL table "
               + source.qualifiedName()
               + " (Iceberg: "
-              + table.schema().asStruct()
+              + String.join(", ", columns(table.schema()))
               + "; MySQL maps to: "
-              + expected.asStruct()
+              + String.join(", ", columns(expected))
               + "). Sync into another namespace with --target-namespace, or drop the Iceberg table"
               + " to re-create it.");
     }

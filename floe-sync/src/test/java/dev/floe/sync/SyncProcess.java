@@ -15,7 +15,8 @@ import java.util.Optional;
 
 /**
  * A sync in its own JVM, so tests can kill it with SIGKILL. Arguments: data directory, source URL,
- * database, snapshot chunk rows. Prints "running" once the job is submitted.
+ * database, snapshot chunk rows, snapshot rows per second, checkpoint interval in seconds. Prints
+ * "running" once the job is submitted.
  */
 public final class SyncProcess {
 
@@ -27,7 +28,7 @@ public final class SyncProcess {
               "crash-test",
               MySqlSourceAddress.parse(args[1], "--source"),
               TableSelection.of(List.of(args[2] + "\\..*"), List.of(), Optional.empty()),
-              Duration.ofSeconds(1),
+              Duration.ofSeconds(Long.parseLong(args[5])),
               2,
               data.resolve("sync/crash-test"),
               Optional.empty(),
@@ -46,6 +47,19 @@ public final class SyncProcess {
   static Process start(
       Path data, String sourceUrl, String database, int chunkRows, long snapshotRowsPerSecond)
       throws Exception {
+    return start(
+        data, sourceUrl, database, chunkRows, snapshotRowsPerSecond, Duration.ofSeconds(1));
+  }
+
+  /** Starts it with this JVM's classpath and module options. */
+  static Process start(
+      Path data,
+      String sourceUrl,
+      String database,
+      int chunkRows,
+      long snapshotRowsPerSecond,
+      Duration checkpointInterval)
+      throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -62,6 +76,7 @@ public final class SyncProcess {
     command.add(database);
     command.add(String.valueOf(chunkRows));
     command.add(String.valueOf(snapshotRowsPerSecond));
+    command.add(String.valueOf(checkpointInterval.toSeconds()));
     return new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(data.resolveSibling("sync-process-" + System.nanoTime() + ".log").toFile())

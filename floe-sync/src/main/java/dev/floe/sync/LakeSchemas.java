@@ -1,0 +1,411 @@
+package dev.floe.sync;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.floe.core.error.FloeException;
+import dev.floe.core.sync.SchemaEvolution;
+import dev.floe.core.sync.SourceTable;
+import dev.floe.core.sync.SyncProperties;
+import dev.floe.core.sync.TypeMapping;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.UpdateSchema;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.types.Types;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The binlog reader's view of the synced tables: the Iceberg schema each table's rows are written
+ * with, and the DDL that changes it.
+ *
+ * <p>A DDL is applied to the Iceberg table when the reader reaches it in the binlog, before any
+ * later row of the table is read, so every row after it is written with the new schema. The change,
+ * its binlog position and the schema history are one Iceberg commit; a DDL replayed after a restore
+ * (at or before the recorded position) is skipped, and replayed rows from before a DDL are read
+ * with the schema of their time (renamed columns by their old name). Data files written before a
+ * change and committed after it stay valid: Iceberg reads columns by field id.
+ *
+ * <p>Not thread-safe: used by the one binlog reader.
+ */
+final class LakeSchemas {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LakeSchemas.class);
+  private static final int COMMIT_ATTEMPTS = 5;
+
+  private final Catalog catalog;
+  private final SyncTargets targets;
+  private final Map<String, LakeTable> tables = new HashMap<>();
+  private final Set<String> notSynced = new HashSet<>();
+
+  LakeSchemas(Catalog catalog, SyncTargets targets) {
+    this.catalog = requireNonNull(catalog, "catalog is null");
+    this.targets = requireNonNull(targets, "targets is null");
+  }
+
+  /** One synced table as the reader knows it. */
+  static final class LakeTable {
+    final String source;
+    final Table table;
+    Schema schema;
+    int version;
+    List<HistoryEntry> history;
+    BinlogPosition schemaPosition;
+    BinlogPosition stoppedAt;
+    int[] keyPositions;
+    ValueConverter[] converters;
+    private final Map<Integer, String[]> namesBySchema = new HashMap<>();
+    private org.apache.kafka.connect.data.Schema checkedLayout;
+
+    LakeTable(String source, Table table) {
+      this.source = source;
+      this.table = table;
+      reload();
+    }
+
+    void reload() {
+      table.refresh();
+      Map<String, String> properties = table.properties();
+      schema = table.schema();
+      history = HistoryEntry.parse(properties.getOrDefault(SyncProperties.SCHEMA_HISTORY, ""));
+      version = Math.max(0, history.size() - 1);
+      schemaPosition =
+          BinlogPosition.parse(properties.getOrDefault(SyncProperties.SCHEMA_POSITION, ""));
+      stoppedAt =
+          properties.containsKey(SyncProperties.STOPPED)
+              ? BinlogPosition.parse(properties.getOrDefault(SyncProperties.STOPPED_POSITION, ""))
+              : null;
+      List<Types.NestedField> columns = schema.columns();
+      keyPositions =
+          java.util.stream.IntStream.range(0, columns.size())
+              .filter(i -> schema.identifierFieldIds().contains(columns.get(i).fieldId()))
+              .toArray();
+      converters =
+          columns.stream()
+              .map(column -> new ValueConverter(source, column.name(), column.type()))
+              .toArray(ValueConverter[]::new);
+      namesBySchema.clear();
+    }
+
+    /** Whether a change at this position is past the point the table stopped at. */
+    boolean stoppedBefore(BinlogPosition position) {
+      return stoppedAt != null && position.compareTo(stoppedAt) > 0;
+    }
+
+    /**
+     * The source column to read for each current column, for a row at this position: the current
+     * names, or for a row replayed from before a DDL, the names of its time (null for a column that
+     * did not exist then).
+     */
+    String[] sourceNames(BinlogPosition position) {
+      int schemaId = schema.schemaId();
+      if (!history.isEmpty() && position.compareTo(schemaPosition) < 0) {
+        for (HistoryEntry entry : history) {
+          if (entry.since().compareTo(position) <= 0) {
+            schemaId = entry.schemaId();
+          }
+        }
+      }
+      return namesBySchema.computeIfAbsent(
+          schemaId,
+          id -> {
+            Schema then = table.schemas().getOrDefault(id, schema);
+            return schema.columns().stream()
+                .map(
+                    column ->
+                        then.findField(column.fieldId()) == null
+                            ? null
+                            : then.findField(column.fieldId()).name())
+                .toArray(String[]::new);
+          });
+    }
+
+    /**
+     * Fails the job when the CDC source decoded a row with other columns than the table had at the
+     * row's position: the source decodes with the definition it read when it started, and a DDL
+     * between the sync's start position and that moment (during the initial copy) makes it misread
+     * rows logged before the DDL. Checked once per decoded row layout.
+     */
+    void requireColumns(
+        org.apache.kafka.connect.data.Schema layout, String[] names, BinlogPosition at) {
+      if (layout == checkedLayout) {
+        return;
+      }
+      Set<String> expected = new java.util.TreeSet<>();
+      for (String name : names) {
+        if (name != null) {
+          expected.add(name);
+        }
+      }
+      Set<String> decoded = new java.util.TreeSet<>();
+      for (org.apache.kafka.connect.data.Field field : layout.fields()) {
+        decoded.add(field.name());
+      }
+      if (!expected.equals(decoded)) {
+        throw new org.apache.flink.runtime.execution.SuppressRestartsException(
+            FloeException.badInput(
+                "The binlog row of "
+                    + source
+                    + " at "
+                    + at.text()
+                    + " was decoded with columns "
+                    + decoded
+                    + " but the table had "
+                    + expected
+                    + " there: the table was altered after that position before the binlog"
+                    + " phase started (during the initial copy), so its earlier rows cannot be"
+                    + " read. Start the sync again with --resnapshot, and change table"
+                    + " definitions after the copy is complete."));
+      }
+      checkedLayout = layout;
+    }
+  }
+
+  /** One entry of {@link SyncProperties#SCHEMA_HISTORY}. */
+  record HistoryEntry(BinlogPosition since, int schemaId) {
+    static List<HistoryEntry> parse(String text) {
+      List<HistoryEntry> entries = new ArrayList<>();
+      for (String entry : text.split(";")) {
+        int arrow = entry.lastIndexOf('>');
+        if (arrow >= 0) {
+          entries.add(
+              new HistoryEntry(
+                  BinlogPosition.parse(entry.substring(0, arrow)),
+                  Integer.parseInt(entry.substring(arrow + 1))));
+        }
+      }
+      return entries;
+    }
+
+    static String format(List<HistoryEntry> entries) {
+      return String.join(
+          ";", entries.stream().map(entry -> entry.since.text() + ">" + entry.schemaId).toList());
+    }
+  }
+
+  /** The table, or empty when the sync does not write it. */
+  Optional<LakeTable> table(String source) {
+    LakeTable known = tables.get(source);
+    if (known != null) {
+      return Optional.of(known);
+    }
+    if (notSynced.contains(source)) {
+      return Optional.empty();
+    }
+    TableIdentifier identifier = targets.identifier(source);
+    if (!targets.matches(source) || !catalog.tableExists(identifier)) {
+      notSynced.add(source);
+      return Optional.empty();
+    }
+    LakeTable table = new LakeTable(source, catalog.loadTable(identifier));
+    tables.put(source, table);
+    return Optional.of(table);
+  }
+
+  /** Applies a DDL the binlog reader reached. */
+  void apply(DdlEvent event) {
+    String source = event.qualifiedName();
+    if (!targets.matches(source)) {
+      return;
+    }
+    Optional<LakeTable> known = table(source);
+    if (known.isPresent()
+        && (known.get().stoppedAt != null
+            || event.position().compareTo(known.get().schemaPosition) <= 0)) {
+      return; // stopped, or a DDL applied before a restore
+    }
+    switch (event.kind()) {
+      case CREATE -> {
+        if (known.isEmpty()) {
+          create(event);
+        } else {
+          alter(known.get(), event);
+        }
+      }
+      case ALTER -> known.ifPresent(table -> alter(table, event));
+      case DROP ->
+          known.ifPresent(
+              table ->
+                  stop(
+                      table,
+                      event,
+                      "the table was dropped in MySQL. The Iceberg table keeps its rows; drop it"
+                          + " when they are no longer needed"));
+      case OTHER -> {
+        if (known.isPresent() && event.ddl().trim().regionMatches(true, 0, "TRUNCATE", 0, 8)) {
+          LOG.warn(
+              "{}: `{}` at binlog {} is not applied to the Iceberg table; its rows stay until"
+                  + " deleted (or copy the table again with floe sync --resnapshot {})",
+              source,
+              event.ddl(),
+              event.position().text(),
+              source);
+        }
+      }
+    }
+  }
+
+  private void create(DdlEvent event) {
+    String source = event.qualifiedName();
+    SourceTable definition = event.after().orElseThrow();
+    Schema schema;
+    try {
+      schema = TypeMapping.icebergSchema(definition);
+    } catch (FloeException cannotSync) {
+      LOG.error(
+          "{} was created in MySQL but cannot be synced: {}", source, cannotSync.getMessage());
+      notSynced.add(source);
+      return;
+    }
+    TableIdentifier identifier = targets.identifier(source);
+    if (catalog instanceof SupportsNamespaces namespaces) {
+      Namespace namespace = identifier.namespace();
+      if (!namespaces.namespaceExists(namespace)) {
+        try {
+          namespaces.createNamespace(namespace);
+        } catch (AlreadyExistsException createdConcurrently) {
+          // fine
+        }
+      }
+    }
+    try {
+      catalog
+          .buildTable(identifier, schema)
+          .withProperty(TableProperties.FORMAT_VERSION, "2")
+          .withProperty(SyncProperties.SOURCE_TABLE, source)
+          .withProperty(SyncProperties.SCHEMA_POSITION, event.position().text())
+          .create();
+      LOG.info(
+          "{} was created in MySQL at binlog {}: syncing it into {}",
+          source,
+          event.position().text(),
+          identifier);
+    } catch (AlreadyExistsException exists) {
+      LOG.info("{} was created in MySQL; its Iceberg table {} exists", source, identifier);
+    }
+    notSynced.remove(source);
+    table(source)
+        .filter(table -> event.position().compareTo(table.schemaPosition) > 0)
+        .ifPresent(table -> alter(table, event));
+  }
+
+  private void alter(LakeTable table, DdlEvent event) {
+    SchemaEvolution.Plan plan =
+        SchemaEvolution.plan(table.schema, event.after().orElseThrow(), event.ddl());
+    if (plan.refusal().isPresent()) {
+      stop(
+          table,
+          event,
+          "Iceberg cannot represent it: "
+              + plan.refusal().get()
+              + ". The other tables go on. To sync it again, stop floe sync, drop Iceberg table "
+              + targets.identifier(table.source)
+              + " and start floe sync with --resnapshot "
+              + table.source);
+      return;
+    }
+    if (!plan.changes()) {
+      return;
+    }
+    commit(
+        table,
+        event,
+        transaction -> {
+          UpdateSchema update = transaction.updateSchema();
+          for (SchemaEvolution.Step step : plan.steps()) {
+            if (step instanceof SchemaEvolution.AddColumn add) {
+              update.addColumn(add.name(), add.type());
+            } else if (step instanceof SchemaEvolution.DropColumn drop) {
+              update.deleteColumn(drop.name());
+            } else if (step instanceof SchemaEvolution.RenameColumn rename) {
+              update.renameColumn(rename.from(), rename.to());
+            } else if (step instanceof SchemaEvolution.WidenColumn widen) {
+              update.updateColumn(widen.name(), widen.to());
+            } else if (step instanceof SchemaEvolution.MakeOptional optional) {
+              update.makeColumnOptional(optional.name());
+            } else if (step instanceof SchemaEvolution.MoveColumn move) {
+              move.after()
+                  .ifPresentOrElse(
+                      after -> update.moveAfter(move.name(), after),
+                      () -> update.moveFirst(move.name()));
+            }
+          }
+          update.commit();
+          List<HistoryEntry> history = new ArrayList<>(table.history);
+          if (history.isEmpty()) {
+            history.add(new HistoryEntry(BinlogPosition.NONE, table.schema.schemaId()));
+          }
+          history.add(new HistoryEntry(event.position(), transaction.table().schema().schemaId()));
+          transaction
+              .updateProperties()
+              .set(SyncProperties.SCHEMA_POSITION, event.position().text())
+              .set(SyncProperties.SCHEMA_HISTORY, HistoryEntry.format(history))
+              .commit();
+        });
+    LOG.info(
+        "{}: applied `{}` (binlog {}) to {}: {}",
+        table.source,
+        event.ddl(),
+        event.position().text(),
+        table.table.name(),
+        plan.steps());
+  }
+
+  private void stop(LakeTable table, DdlEvent event, String reason) {
+    String message =
+        "Floe stopped syncing "
+            + table.source
+            + " at binlog "
+            + event.position().text()
+            + " after `"
+            + event.ddl()
+            + "`: "
+            + reason
+            + ".";
+    commit(
+        table,
+        event,
+        transaction ->
+            transaction
+                .updateProperties()
+                .set(SyncProperties.STOPPED, message)
+                .set(SyncProperties.STOPPED_POSITION, event.position().text())
+                .commit());
+    LOG.error(message);
+  }
+
+  /** Commits one change to the table, retrying when a concurrent commit (the writer's) won. */
+  private void commit(
+      LakeTable table, DdlEvent event, java.util.function.Consumer<Transaction> change) {
+    for (int attempt = 1; ; attempt++) {
+      table.table.refresh();
+      Transaction transaction = table.table.newTransaction();
+      change.accept(transaction);
+      try {
+        transaction.commitTransaction();
+        table.reload();
+        return;
+      } catch (CommitFailedException conflict) {
+        if (attempt == COMMIT_ATTEMPTS) {
+          throw new IllegalStateException(
+              "cannot apply `" + event.ddl() + "` to " + table.table.name(), conflict);
+        }
+        LOG.info("{}: retrying the schema change after a concurrent commit", table.table.name());
+      }
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package dev.floe.sync;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.floe.core.sync.TableSelection;
+import java.io.Serializable;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * Which MySQL tables a running sync takes and where each lands, shipped with the Flink job so that
+ * a table created while it runs is recognised and named the same way as at start.
+ */
+record SyncTargets(List<String> includes, List<String> excludes, String targetNamespace)
+    implements Serializable {
+
+  private static final Set<String> SYSTEM_DATABASES =
+      Set.of("mysql", "information_schema", "performance_schema", "sys");
+
+  SyncTargets {
+    includes = List.copyOf(requireNonNull(includes, "includes is null"));
+    excludes = List.copyOf(requireNonNull(excludes, "excludes is null"));
+    requireNonNull(targetNamespace, "targetNamespace is null");
+  }
+
+  static SyncTargets of(TableSelection selection) {
+    return new SyncTargets(
+        selection.includes().stream().map(Pattern::pattern).toList(),
+        selection.excludes().stream().map(Pattern::pattern).toList(),
+        selection.targetNamespace().orElse(""));
+  }
+
+  /** Whether the sync takes this table (same rule as {@link TableSelection#matches}). */
+  boolean matches(String qualifiedName) {
+    int dot = qualifiedName.indexOf('.');
+    if (dot < 0
+        || SYSTEM_DATABASES.contains(qualifiedName.substring(0, dot).toLowerCase(Locale.ROOT))) {
+      return false;
+    }
+    return includes.stream().anyMatch(pattern -> qualifiedName.matches(pattern))
+        && excludes.stream().noneMatch(pattern -> qualifiedName.matches(pattern));
+  }
+
+  /** The Iceberg table of a source table ({@code database.table}). */
+  TableIdentifier identifier(String qualifiedName) {
+    int dot = qualifiedName.indexOf('.');
+    String database = qualifiedName.substring(0, dot);
+    return TableIdentifier.of(
+        Namespace.of(targetNamespace.isEmpty() ? database : targetNamespace),
+        qualifiedName.substring(dot + 1));
+  }
+
+  /**
+   * The CDC source's table filter: Debezium splits its include list at commas, and matches without
+   * regard to case, so it may take more than {@link #matches}; Floe checks each table again.
+   */
+  String captureList() {
+    return String.join(",", includes.stream().map(pattern -> pattern.replace(",", "\\,")).toList());
+  }
+}

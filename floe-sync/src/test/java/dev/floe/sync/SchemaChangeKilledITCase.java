@@ -1,0 +1,135 @@
+package dev.floe.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.sync.SyncProperties;
+import dev.floe.core.sync.SyncSummary;
+import dev.floe.iceberg.CatalogFactory;
+import dev.floe.iceberg.FloeCatalog;
+import dev.floe.testing.MariaDbExtension;
+import dev.floe.testing.MariaDbServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sync JVM is killed after a DDL reached the Iceberg table but before the rows around it were
+ * committed; the restarted sync replays them (those before the DDL with the old column names) and
+ * MySQL and Iceberg match row for row.
+ */
+@ExtendWith(MariaDbExtension.class)
+class SchemaChangeKilledITCase {
+
+  private static final Duration DEADLINE = Duration.ofSeconds(180);
+
+  /** Long enough that the kill lands between two checkpoints. */
+  private static final Duration CHECKPOINTS = Duration.ofSeconds(20);
+
+  @TempDir Path directory;
+
+  @Test
+  void killedBetweenADdlAndTheRowsAfterItResumesExactlyOnce(MariaDbServer server) throws Exception {
+    String database = server.createDatabase("ddlkill");
+    String table = "`" + database + "`.t";
+    server.execute(
+        "CREATE TABLE " + table + " (id INT PRIMARY KEY, a INT NOT NULL, b VARCHAR(20))",
+        "INSERT INTO "
+            + table
+            + " SELECT seq, seq, CONCAT('b', seq) FROM `"
+            + database
+            + "`.seq_1_to_100");
+    Path data = directory.resolve("data");
+    Files.createDirectories(data);
+    String url = server.sourceUrl("root", "", "");
+
+    Process first = SyncProcess.start(data, url, database, 1000, 0, CHECKPOINTS);
+    try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), data)) {
+      // Wait for a binlog-phase commit: the next checkpoint is about 20 s away from here.
+      server.execute("UPDATE " + table + " SET a = -1 WHERE id = 1");
+      awaitEqual(server, catalog, database);
+      Instant running = Instant.now().plus(DEADLINE);
+      while (!binlogCommitted(lakeTable(catalog, database))) {
+        assertThat(Instant.now()).as("a binlog-phase commit").isBefore(running);
+        server.execute("UPDATE " + table + " SET a = a - 1 WHERE id = 1");
+        Thread.sleep(300); // polling the table's history, bounded by the deadline
+      }
+      awaitEqual(server, catalog, database);
+
+      server.execute(
+          "UPDATE " + table + " SET b = CONCAT(b, ' before') WHERE id <= 10",
+          "ALTER TABLE " + table + " ADD COLUMN c INT, RENAME COLUMN b TO bb",
+          "UPDATE " + table + " SET c = id, bb = CONCAT(bb, ' after') WHERE id > 5 AND id <= 20",
+          "INSERT INTO " + table + " VALUES (1000, 1, 'new', 7)",
+          "DELETE FROM " + table + " WHERE id = 2");
+      Instant deadline = Instant.now().plus(DEADLINE);
+      while (lakeTable(catalog, database).schema().findField("c") == null) {
+        assertThat(Instant.now()).as("the DDL reaches the lake").isBefore(deadline);
+        Thread.sleep(100); // polling the table's schema, bounded by the deadline
+      }
+      first.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      Table killed = lakeTable(catalog, database);
+      assertThat(killed.properties()).containsKey(SyncProperties.SCHEMA_POSITION);
+      assertThat(LakeComparison.lakeRows(killed))
+          .as("killed before the rows around the DDL were committed")
+          .doesNotContainKey("1000/")
+          .containsKey("2/");
+    } finally {
+      first.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+
+    Process second = SyncProcess.start(data, url, database, 1000, 0, CHECKPOINTS);
+    try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), data)) {
+      awaitEqual(server, catalog, database);
+      assertThat(lakeTable(catalog, database).schema().columns())
+          .extracting(column -> column.name())
+          .containsExactly("id", "a", "bb", "c");
+    } finally {
+      second.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  private static boolean binlogCommitted(Table table) {
+    table.refresh();
+    return table.currentSnapshot() != null
+        && table.currentSnapshot().summary().containsKey(SyncSummary.BINLOG_FILE);
+  }
+
+  private static Table lakeTable(FloeCatalog catalog, String database) {
+    return catalog.catalog().loadTable(TableIdentifier.of(database, "t"));
+  }
+
+  private static void awaitEqual(MariaDbServer server, FloeCatalog catalog, String database)
+      throws Exception {
+    Instant deadline = Instant.now().plus(DEADLINE);
+    String difference = "no Iceberg table";
+    while (Instant.now().isBefore(deadline)) {
+      TableIdentifier identifier = TableIdentifier.of(database, "t");
+      if (catalog.catalog().tableExists(identifier)) {
+        Table lake = catalog.catalog().loadTable(identifier);
+        try {
+          TreeMap<String, String> expected =
+              LakeComparison.mysqlRows(server, database, "t", lake.schema());
+          TreeMap<String, String> actual = LakeComparison.lakeRows(lake);
+          if (expected.equals(actual)) {
+            return;
+          }
+          difference = expected.size() + " vs " + actual.size() + " rows";
+        } catch (java.sql.SQLException columnsNotThereYet) {
+          difference = columnsNotThereYet.getMessage();
+        }
+      }
+      Thread.sleep(300); // polling the lake until it catches up, bounded by the deadline
+    }
+    throw new AssertionError(
+        "MySQL and Iceberg still differ after " + DEADLINE + ": " + difference);
+  }
+}
