@@ -129,17 +129,6 @@ class SyncOnFlinkClusterITCase {
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       awaitJobState(flink, "CANCELED");
-      change(server, database, 5);
-      Path thirdLog = directory.resolve("sync-3.log");
-      Process third = startSync(url, database, flink, thirdLog);
-      try {
-        awaitOutput(thirdLog, "(resumed from " + directory.resolve("data/sync/remote/checkpoints"));
-        awaitEqual(server, database);
-        third.destroy();
-        assertThat(third.waitFor(2, TimeUnit.MINUTES)).isTrue();
-      } finally {
-        third.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-      }
     }
   }
 

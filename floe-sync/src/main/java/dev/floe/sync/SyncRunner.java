@@ -141,6 +141,7 @@ public final class SyncRunner {
                               + SnapshotState.FILE_NAME
                               + " (written by an older Floe, or edited). Remove that directory"
                               + " and the synced tables to start this sync over."));
+      requireBinlogAvailable(options, resumePosition(restorePoint.get(), state));
       JobClient client =
           submit(options, timeZone, schemas, targets, restorePoint, state, state.end().get());
       return new RunningSync(client, targets, restorePoint, stateDirectory);
@@ -247,6 +248,38 @@ public final class SyncRunner {
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot remove " + path, e);
+    }
+  }
+
+  /**
+   * Where the restored job's CDC source goes on reading: the binlog split's offset in the
+   * checkpoint, or (when no reader held the split then) the start position the source is configured
+   * with. Empty when the checkpoint cannot be read; the source then reports a purged file itself.
+   */
+  private static Optional<BinlogPosition> resumePosition(Path restorePoint, SnapshotState state) {
+    try {
+      return Optional.of(CheckpointedBinlogPosition.read(restorePoint).orElse(state.start()));
+    } catch (IOException | RuntimeException unreadable) {
+      LOG.warn(
+          "cannot read the binlog position from {}; not checking that its file still exists",
+          restorePoint,
+          unreadable);
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Fails before anything is submitted when the binlog file the job would continue from is purged.
+   */
+  private void requireBinlogAvailable(SyncOptions options, Optional<BinlogPosition> position) {
+    if (position.isEmpty()) {
+      return;
+    }
+    try (Connection connection = connections.open(options.source().withoutDatabase())) {
+      SourceBinlog.requireAvailable(
+          connection, position.get(), options.source().hostAndPort(), options.name());
+    } catch (SQLException e) {
+      throw MySqlConnections.explain(options.source(), e).toException(e);
     }
   }
 
