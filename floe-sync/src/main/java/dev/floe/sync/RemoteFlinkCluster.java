@@ -8,7 +8,9 @@ import dev.floe.core.error.ErrorCategory;
 import dev.floe.core.error.FloeException;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
@@ -69,6 +71,11 @@ public final class RemoteFlinkCluster {
     HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).build();
     String url = address.url() + "/config";
     JsonNode config;
+    try {
+      InetAddress.getByName(address.host());
+    } catch (UnknownHostException e) {
+      throw unreachable(address, option, url, "unknown host", e);
+    }
     try {
       HttpResponse<String> response =
           http.send(
