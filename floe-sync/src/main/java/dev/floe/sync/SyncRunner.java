@@ -211,6 +211,8 @@ public final class SyncRunner {
    * @throws FloeException BAD_INPUT when a named table is not among the synced ones
    */
   public RunningSync resnapshot(SyncOptions options, List<String> tables) {
+    // before the state is forgotten: a job still running on a cluster would keep writing
+    cluster.ifPresent(remote -> remote.requireNotRunning(jobName(options)));
     try (Connection connection = connections.open(options.source().withoutDatabase())) {
       List<String> synced =
           new SourceSchemaReader()
