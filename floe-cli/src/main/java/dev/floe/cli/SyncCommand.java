@@ -12,6 +12,8 @@ import dev.floe.iceberg.FloeCatalog;
 import dev.floe.mysql.MySqlConnections;
 import dev.floe.mysql.SourceDoctor;
 import dev.floe.mysql.SourceFactsReader;
+import dev.floe.sync.FlinkClusterAddress;
+import dev.floe.sync.RemoteFlinkCluster;
 import dev.floe.sync.RunningSync;
 import dev.floe.sync.SyncOptions;
 import dev.floe.sync.SyncProgress;
@@ -132,6 +134,16 @@ final class SyncCommand implements Callable<Integer> {
   List<String> resnapshot;
 
   @Option(
+      names = "--flink",
+      paramLabel = "HOST:PORT",
+      description =
+          "Run the binlog job on the Flink cluster whose JobManager's REST endpoint (rest.port) is"
+              + " here, instead of a local Flink; the snapshot copy stays in this process. The"
+              + " cluster must reach MySQL, the catalog and warehouse, and <data-dir>/sync/NAME at"
+              + " the same path (default: sync.flink, else local).")
+  String flink;
+
+  @Option(
       names = "--flink-conf",
       paramLabel = "KEY=VALUE",
       description =
@@ -197,6 +209,15 @@ final class SyncCommand implements Callable<Integer> {
               + rowsPerSecond
               + ".");
     }
+    Optional<RemoteFlinkCluster> cluster =
+        Optional.ofNullable(this.flink)
+            .or(defaults::flink)
+            .map(
+                value -> {
+                  String option = this.flink != null ? "--flink" : "sync.flink";
+                  return RemoteFlinkCluster.connect(
+                      FlinkClusterAddress.parse(value, option), option, Duration.ofSeconds(10));
+                });
     MySqlSourceAddress address =
         SourceAddresses.resolve(Optional.ofNullable(source), settings, floe.environment())
             .withoutDatabase();
@@ -239,6 +260,9 @@ final class SyncCommand implements Callable<Integer> {
       SyncRunner runner =
           new SyncRunner(catalog, connections)
               .withFlinkConfiguration(flinkConfiguration == null ? Map.of() : flinkConfiguration);
+      if (cluster.isPresent()) {
+        runner = runner.onCluster(cluster.get());
+      }
       if (resnapshot != null) {
         out.println(
             "Starting sync "
@@ -258,6 +282,14 @@ final class SyncCommand implements Callable<Integer> {
               + ":");
       sync.tables()
           .forEach((from, to) -> out.println("  " + from + " -> " + catalog.name() + "." + to));
+      cluster.ifPresent(
+          remote ->
+              out.println(
+                  "The binlog job runs on the Flink cluster at "
+                      + remote.address()
+                      + " (Flink "
+                      + remote.flinkVersion()
+                      + ")."));
       out.println(
           "Committing every " + checkpointIntervalSeconds + " s. Ctrl-C stops with a savepoint.");
       out.flush();

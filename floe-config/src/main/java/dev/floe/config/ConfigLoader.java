@@ -384,7 +384,8 @@ public final class ConfigLoader {
             number(values, ConfigSchema.SYNC_SNAPSHOT_ROWS_PER_SECOND).orElse(0L),
             Optional.ofNullable(values.get(ConfigSchema.SYNC_PARTITIONS.path()))
                 .map(located -> (Map<String, String>) located.value())
-                .orElse(Map.of()));
+                .orElse(Map.of()),
+            string(values, ConfigSchema.SYNC_FLINK));
     return new FloeSettings(
         dataDirectory,
         catalog,

@@ -154,6 +154,15 @@ public final class ConfigSchema {
           "floe sync: partitioning of the tables sync creates, per source table: database.table"
               + " -> a comma-separated list of identity(col) or col, year(col), month(col),"
               + " day(col), hour(col), bucket(N, col), truncate(N, col).");
+  public static final ConfigKey SYNC_FLINK =
+      key(
+          "sync.flink",
+          Kind.STRING,
+          "a local Flink in the floe sync process",
+          "floe sync: HOST:PORT of the REST endpoint (rest.port) of a Flink cluster's JobManager"
+              + " that runs the binlog job; the initial snapshot copy stays in the floe sync"
+              + " process. The cluster must reach the catalog, the warehouse, the sync's state"
+              + " directory (same path) and MySQL. --flink replaces it.");
 
   public static final List<ConfigKey> KEYS =
       List.of(
@@ -174,7 +183,8 @@ public final class ConfigSchema {
           SYNC_CHUNK_ROWS,
           SYNC_SERVER_TIME_ZONE,
           SYNC_SNAPSHOT_ROWS_PER_SECOND,
-          SYNC_PARTITIONS);
+          SYNC_PARTITIONS,
+          SYNC_FLINK);
 
   private ConfigSchema() {}
 

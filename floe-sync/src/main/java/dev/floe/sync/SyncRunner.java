@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Starts a sync: reads the selected tables' schemas from MySQL, creates the Iceberg tables, and
- * runs the Flink job on a local MiniCluster, resuming from the newest checkpoint or savepoint of a
- * sync with the same name.
+ * runs the Flink job on a local MiniCluster (or a {@link RemoteFlinkCluster}), resuming from the
+ * newest checkpoint or savepoint of a sync with the same name.
  */
 public final class SyncRunner {
 
@@ -45,16 +45,33 @@ public final class SyncRunner {
   private final FloeCatalog catalog;
   private final MySqlConnections connections;
   private final Map<String, String> flinkSettings;
+  private final Optional<RemoteFlinkCluster> cluster;
 
   public SyncRunner(FloeCatalog catalog, MySqlConnections connections) {
-    this(catalog, connections, Map.of());
+    this(catalog, connections, Map.of(), Optional.empty());
   }
 
   private SyncRunner(
-      FloeCatalog catalog, MySqlConnections connections, Map<String, String> flinkSettings) {
+      FloeCatalog catalog,
+      MySqlConnections connections,
+      Map<String, String> flinkSettings,
+      Optional<RemoteFlinkCluster> cluster) {
     this.catalog = requireNonNull(catalog, "catalog is null");
     this.connections = requireNonNull(connections, "connections is null");
     this.flinkSettings = Map.copyOf(requireNonNull(flinkSettings, "flinkSettings is null"));
+    this.cluster = requireNonNull(cluster, "cluster is null");
+  }
+
+  /**
+   * The same runner submitting the binlog job to a Flink cluster instead of a local MiniCluster;
+   * the snapshot copy still runs in this process.
+   */
+  public SyncRunner onCluster(RemoteFlinkCluster cluster) {
+    return new SyncRunner(
+        catalog,
+        connections,
+        flinkSettings,
+        Optional.of(requireNonNull(cluster, "cluster is null")));
   }
 
   /**
@@ -62,7 +79,7 @@ public final class SyncRunner {
    * ({@code metrics.reporter.prom.factory.class}); Floe's own settings win.
    */
   public SyncRunner withFlinkConfiguration(Map<String, String> settings) {
-    return new SyncRunner(catalog, connections, settings);
+    return new SyncRunner(catalog, connections, settings, cluster);
   }
 
   /**
@@ -72,6 +89,7 @@ public final class SyncRunner {
    *     SOURCE_UNAVAILABLE when MySQL cannot be read
    */
   public RunningSync start(SyncOptions options) {
+    cluster.ifPresent(remote -> remote.requireNotRunning(jobName(options)));
     List<SourceTable> tables;
     String timeZone;
     try (Connection connection = connections.open(options.source().withoutDatabase())) {
@@ -122,6 +140,7 @@ public final class SyncRunner {
                               + SnapshotState.FILE_NAME
                               + " (written by an older Floe, or edited). Remove that directory"
                               + " and the synced tables to start this sync over."));
+      requireBinlogAvailable(options, resumePosition(restorePoint.get(), state));
       JobClient client = submit(options, timeZone, targets, restorePoint, state, state.end().get());
       return new RunningSync(client, targets, restorePoint, stateDirectory);
     }
@@ -212,6 +231,8 @@ public final class SyncRunner {
    * @throws FloeException BAD_INPUT when a named table is not among the synced ones
    */
   public RunningSync resnapshot(SyncOptions options, List<String> tables) {
+    // before the state is forgotten: a job still running on a cluster would keep writing
+    cluster.ifPresent(remote -> remote.requireNotRunning(jobName(options)));
     try (Connection connection = connections.open(options.source().withoutDatabase())) {
       List<String> synced =
           new SourceSchemaReader()
@@ -249,6 +270,38 @@ public final class SyncRunner {
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot remove " + path, e);
+    }
+  }
+
+  /**
+   * Where the restored job's CDC source goes on reading: the binlog split's offset in the
+   * checkpoint, or (when no reader held the split then) the start position the source is configured
+   * with. Empty when the checkpoint cannot be read; the source then reports a purged file itself.
+   */
+  private static Optional<BinlogPosition> resumePosition(Path restorePoint, SnapshotState state) {
+    try {
+      return Optional.of(CheckpointedBinlogPosition.read(restorePoint).orElse(state.start()));
+    } catch (IOException | RuntimeException unreadable) {
+      LOG.warn(
+          "cannot read the binlog position from {}; not checking that its file still exists",
+          restorePoint,
+          unreadable);
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Fails before anything is submitted when the binlog file the job would continue from is purged.
+   */
+  private void requireBinlogAvailable(SyncOptions options, Optional<BinlogPosition> position) {
+    if (position.isEmpty()) {
+      return;
+    }
+    try (Connection connection = connections.open(options.source().withoutDatabase())) {
+      SourceBinlog.requireAvailable(
+          connection, position.get(), options.source().hostAndPort(), options.name());
+    } catch (SQLException e) {
+      throw MySqlConnections.explain(options.source(), e).toException(e);
     }
   }
 
@@ -291,8 +344,19 @@ public final class SyncRunner {
         Integer.toString(RESTART_ATTEMPTS));
     restorePoint.ifPresent(
         path -> configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, path.toUri().toString()));
-    StreamExecutionEnvironment environment =
-        StreamExecutionEnvironment.createLocalEnvironment(options.parallelism(), configuration);
+    StreamExecutionEnvironment environment;
+    if (cluster.isPresent()) {
+      environment =
+          cluster
+              .get()
+              .environment(
+                  configuration,
+                  JobJars.ofThisProcess(options.stateDirectory().resolve("job-jars")));
+      environment.setParallelism(options.parallelism());
+    } else {
+      environment =
+          StreamExecutionEnvironment.createLocalEnvironment(options.parallelism(), configuration);
+    }
     SyncJob.build(
         environment,
         options,
@@ -303,17 +367,23 @@ public final class SyncRunner {
         state,
         overlapBound);
     try {
-      JobClient client = environment.executeAsync("floe sync " + options.name());
+      JobClient client = environment.executeAsync(jobName(options));
       LOG.info(
-          "sync {} binlog phase started as Flink job {} ({} tables, restored from {})",
+          "sync {} binlog phase started as Flink job {} on {} ({} tables, restored from {})",
           options.name(),
           client.getJobID(),
+          cluster.map(Object::toString).orElse("a local MiniCluster"),
           targets.size(),
           restorePoint);
       return client;
     } catch (Exception e) {
       throw FloeException.internal("Cannot start the Flink job: " + e.getMessage(), e);
     }
+  }
+
+  /** The binlog job's name; one sync runs one job of that name at a time. */
+  static String jobName(SyncOptions options) {
+    return "floe sync " + options.name();
   }
 
   /** The newest completed checkpoint or savepoint of this sync, if any. */

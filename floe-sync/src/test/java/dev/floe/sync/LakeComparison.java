@@ -25,7 +25,7 @@ import org.apache.iceberg.types.Types;
  * compare them row for row. MySQL values are normalized in SQL, Iceberg values in Java, to the same
  * text for every type.
  */
-final class LakeComparison {
+public final class LakeComparison {
 
   private static final DateTimeFormatter MICROS =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS");
@@ -33,7 +33,7 @@ final class LakeComparison {
   private LakeComparison() {}
 
   /** key -> row text, from MySQL. */
-  static TreeMap<String, String> mysqlRows(
+  public static TreeMap<String, String> mysqlRows(
       MariaDbServer server, String database, String table, Schema schema) throws Exception {
     java.util.Map<String, String> dataTypes = new java.util.HashMap<>();
     try (Connection connection = server.rootConnection();
@@ -83,7 +83,7 @@ final class LakeComparison {
   }
 
   /** key -> row text, from Iceberg; fails on a duplicate key. */
-  static TreeMap<String, String> lakeRows(Table table) throws Exception {
+  public static TreeMap<String, String> lakeRows(Table table) throws Exception {
     table.refresh();
     Schema schema = table.schema();
     TreeMap<String, String> rows = new TreeMap<>();

@@ -21,6 +21,8 @@ import java.util.Optional;
  * @param snapshotRowsPerSecond cap on the rows per second the initial snapshot reads; 0 = none
  * @param partitions partition spec per source table ({@code database.table} to e.g. {@code
  *     day(created_at), bucket(16, id)}) for the tables sync creates
+ * @param flink {@code HOST:PORT} of a Flink cluster's REST endpoint that runs the binlog job; empty
+ *     = a local Flink (MiniCluster) in the {@code floe sync} process
  */
 public record SyncSettings(
     List<String> tables,
@@ -31,7 +33,8 @@ public record SyncSettings(
     int chunkRows,
     Optional<String> serverTimeZone,
     long snapshotRowsPerSecond,
-    Map<String, String> partitions) {
+    Map<String, String> partitions,
+    Optional<String> flink) {
 
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
   public static final int DEFAULT_PARALLELISM = 2;
@@ -44,6 +47,7 @@ public record SyncSettings(
     requireNonNull(checkpointInterval, "checkpointInterval is null");
     requireNonNull(serverTimeZone, "serverTimeZone is null");
     partitions = Map.copyOf(requireNonNull(partitions, "partitions is null"));
+    requireNonNull(flink, "flink is null");
   }
 
   public static SyncSettings defaults() {
@@ -56,6 +60,7 @@ public record SyncSettings(
         DEFAULT_CHUNK_ROWS,
         Optional.empty(),
         0,
-        Map.of());
+        Map.of(),
+        Optional.empty());
   }
 }
