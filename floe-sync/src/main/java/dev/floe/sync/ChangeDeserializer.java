@@ -27,6 +27,11 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
   private final CatalogLoader catalogLoader;
   private final SyncTargets targets;
   private final BinlogPosition overlapBound;
+
+  /** Tables copied again: the position their copy started at, and their overlap bound. */
+  private final java.util.Map<String, BinlogPosition> recopyStarts = new java.util.HashMap<>();
+
+  private final java.util.Map<String, BinlogPosition> recopyBounds = new java.util.HashMap<>();
   private transient LakeSchemas schemas;
 
   /**
@@ -34,12 +39,29 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
    * @param targets which tables the sync takes and their Iceberg names
    * @param overlapBound the binlog head read after the initial snapshot's last read: inserts at or
    *     before it may overlap copied rows
+   * @param recopies tables copied again later, with their own window: their events up to its start
+   *     are skipped (the copy holds them), up to its end applied as upserts
    */
   ChangeDeserializer(
-      CatalogLoader catalogLoader, SyncTargets targets, BinlogPosition overlapBound) {
+      CatalogLoader catalogLoader,
+      SyncTargets targets,
+      BinlogPosition overlapBound,
+      java.util.Map<String, SnapshotState.Window> recopies) {
     this.catalogLoader = requireNonNull(catalogLoader, "catalogLoader is null");
     this.targets = requireNonNull(targets, "targets is null");
     this.overlapBound = requireNonNull(overlapBound, "overlapBound is null");
+    requireNonNull(recopies, "recopies is null")
+        .forEach(
+            (table, window) -> {
+              recopyStarts.put(table, window.start());
+              recopyBounds.put(table, window.overlapBound());
+            });
+  }
+
+  /** Whether an event of this table at this position is already in a later copy of the table. */
+  private boolean inRecopy(String table, BinlogPosition at) {
+    BinlogPosition start = recopyStarts.get(table);
+    return start != null && at.compareTo(start) <= 0;
   }
 
   @Override
@@ -51,7 +73,9 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
       schemas = new LakeSchemas(catalogLoader.open(), targets);
     }
     if (envelope.schema().field("op") == null) {
-      DdlEvent.of(envelope).ifPresent(schemas::apply);
+      DdlEvent.of(envelope)
+          .filter(event -> !inRecopy(event.qualifiedName(), event.position()))
+          .ifPresent(schemas::apply);
       return;
     }
     Struct sourceInfo = envelope.getStruct("source");
@@ -64,13 +88,13 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
     long position = sourceInfo.getInt64("pos");
     BinlogPosition at = new BinlogPosition(file, position);
     Optional<LakeSchemas.LakeTable> found = schemas.table(table);
-    if (found.isEmpty() || found.get().stoppedBefore(at)) {
+    if (found.isEmpty() || found.get().stoppedBefore(at) || inRecopy(table, at)) {
       return;
     }
     LakeSchemas.LakeTable lake = found.get();
     long millis = sourceInfo.getInt64("ts_ms");
     ChangeRecord.Operation insert =
-        at.compareTo(overlapBound) <= 0
+        at.compareTo(recopyBounds.getOrDefault(table, overlapBound)) <= 0
             ? ChangeRecord.Operation.UPSERT
             : ChangeRecord.Operation.INSERT;
     switch (op) {

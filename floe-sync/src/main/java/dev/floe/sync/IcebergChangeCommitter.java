@@ -100,6 +100,10 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   static final class Checkpoint implements Serializable {
     private static final long serialVersionUID = 2L;
     final Map<String, TreeMap<Integer, List<WriteResult>>> results = new HashMap<>();
+
+    /** The UUID of the Iceberg table each table's files were written for. */
+    final Map<String, String> tableUuids = new HashMap<>();
+
     BinlogPosition position = BinlogPosition.NONE;
     long sourceMillis;
   }
@@ -178,6 +182,9 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
                     .computeIfAbsent(table, name -> new TreeMap<>())
                     .computeIfAbsent(committable.schemaVersion(), version -> new ArrayList<>())
                     .add(committable.writeResult()));
+    committable
+        .table()
+        .ifPresent(table -> checkpoint.tableUuids.put(table, committable.tableUuid()));
   }
 
   @Override
@@ -216,6 +223,16 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   private void commit(
       String sourceTable, List<WriteResult> results, CommitMark mark, Checkpoint checkpoint) {
     Table table = catalog.loadTable(targets.identifier(sourceTable));
+    String writtenFor = checkpoint.tableUuids.get(sourceTable);
+    if (writtenFor != null && !writtenFor.equals(table.uuid().toString())) {
+      // The table was dropped and created again (a --resnapshot of it) since these files were
+      // written: its new copy holds their rows.
+      LOG.info(
+          "{}: skipping checkpoint {} written for an earlier table of that name",
+          table.name(),
+          mark.checkpoint());
+      return;
+    }
     CommitMark lastCommitted = committed.computeIfAbsent(sourceTable, name -> lastCommit(table));
     long checkpointId = mark.checkpoint();
     if (lastCommitted.compareTo(mark) >= 0) {

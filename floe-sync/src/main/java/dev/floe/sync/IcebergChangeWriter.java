@@ -74,7 +74,10 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
       if (segment != null) {
         closed.add(
             new TableCommittable.Pending(
-                change.table(), segment.schemaVersion(), segment.writer().complete()));
+                change.table(),
+                segment.schemaVersion(),
+                tableUuid(change.table()),
+                segment.writer().complete()));
       }
       segment = new Segment(change.schemaVersion(), newWriter(change.table(), change.schemaId()));
       writers.put(change.table(), segment);
@@ -100,6 +103,7 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
           new TableCommittable.Pending(
               entry.getKey(),
               entry.getValue().schemaVersion(),
+              tableUuid(entry.getKey()),
               entry.getValue().writer().complete()));
     }
     writers.clear();
@@ -126,6 +130,10 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
     } finally {
       super.close();
     }
+  }
+
+  private String tableUuid(String sourceTable) {
+    return tables.get(sourceTable).uuid().toString();
   }
 
   private DeltaTaskWriter newWriter(String sourceTable, int schemaId) {

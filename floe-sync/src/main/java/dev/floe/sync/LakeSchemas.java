@@ -312,10 +312,11 @@ final class LakeSchemas {
           event,
           "Iceberg cannot represent it: "
               + plan.refusal().get()
-              + ". The other tables go on. To sync it again, stop floe sync, drop Iceberg table "
-              + targets.identifier(table.source)
-              + " and start floe sync with --resnapshot "
-              + table.source);
+              + ". The other tables go on. To sync it again, stop floe sync and start it with"
+              + " --resnapshot "
+              + table.source
+              + ": that table is copied again into a new Iceberg table, the others resume where"
+              + " they stopped");
       return;
     }
     if (!plan.changes()) {

@@ -23,6 +23,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  */
 public final class RunningSync implements AutoCloseable {
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RunningSync.class);
+
   private final Map<String, TableIdentifier> tables;
   private final Optional<Path> restoredFrom;
   private final Optional<String> resumedFrom;
@@ -76,6 +78,7 @@ public final class RunningSync implements AutoCloseable {
                   }
                 }
               } catch (Throwable e) {
+                LOG.error("the sync's copy or binlog phase failed to start", e);
                 job.completeExceptionally(e);
               }
             },

@@ -11,8 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -26,9 +28,25 @@ import java.util.UUID;
  * @param end set once the copy is complete
  * @param tables the source tables ({@code database.table}) to copy; empty = all (a {@code
  *     --resnapshot} of some tables copies only those)
+ * @param recopies tables copied again while the others keep their binlog position ({@code
+ *     --resnapshot TABLE...} with the sync's checkpoint still readable), with their own window
  */
 record SnapshotState(
-    String syncId, BinlogPosition start, Optional<BinlogPosition> end, List<String> tables) {
+    String syncId,
+    BinlogPosition start,
+    Optional<BinlogPosition> end,
+    List<String> tables,
+    Map<String, Window> recopies) {
+
+  /**
+   * The binlog window of a table copied again: its events up to {@code start} are in the copy and
+   * skipped, those up to {@code end} may overlap copied rows and are applied as upserts.
+   */
+  record Window(BinlogPosition start, Optional<BinlogPosition> end) {
+    BinlogPosition overlapBound() {
+      return end.orElse(start);
+    }
+  }
 
   static final String FILE_NAME = "snapshot.properties";
 
@@ -37,14 +55,46 @@ record SnapshotState(
     requireNonNull(start, "start is null");
     requireNonNull(end, "end is null");
     tables = List.copyOf(requireNonNull(tables, "tables is null"));
+    recopies = Map.copyOf(requireNonNull(recopies, "recopies is null"));
   }
 
   static SnapshotState begin(BinlogPosition start, List<String> tables) {
-    return new SnapshotState(UUID.randomUUID().toString(), start, Optional.empty(), tables);
+    return new SnapshotState(
+        UUID.randomUUID().toString(), start, Optional.empty(), tables, Map.of());
   }
 
   SnapshotState complete(BinlogPosition endPosition) {
-    return new SnapshotState(syncId, start, Optional.of(endPosition), tables);
+    return new SnapshotState(syncId, start, Optional.of(endPosition), tables, recopies);
+  }
+
+  /** These tables are copied again from {@code head} on; the others keep their position. */
+  SnapshotState recopy(List<String> names, BinlogPosition head) {
+    Map<String, Window> windows = new TreeMap<>(recopies);
+    for (String name : names) {
+      windows.put(name, new Window(head, Optional.empty()));
+    }
+    return new SnapshotState(syncId, start, end, tables, windows);
+  }
+
+  /** The tables being copied again whose copy is not complete. */
+  List<String> pendingRecopies() {
+    return recopies.entrySet().stream()
+        .filter(entry -> entry.getValue().end().isEmpty())
+        .map(Map.Entry::getKey)
+        .toList();
+  }
+
+  /** Marks the pending copies complete at {@code endPosition}. */
+  SnapshotState recopiesComplete(BinlogPosition endPosition) {
+    Map<String, Window> windows = new TreeMap<>();
+    recopies.forEach(
+        (name, window) ->
+            windows.put(
+                name,
+                window.end().isPresent()
+                    ? window
+                    : new Window(window.start(), Optional.of(endPosition))));
+    return new SnapshotState(syncId, start, end, tables, windows);
   }
 
   /** Whether the initial snapshot copies this source table. */
@@ -77,7 +127,24 @@ record SnapshotState(
                         endFile, Long.parseLong(properties.getProperty("end-position")))),
             properties.getProperty("tables", "").isEmpty()
                 ? List.of()
-                : List.of(properties.getProperty("tables").split(","))));
+                : List.of(properties.getProperty("tables").split(",")),
+            recopies(properties)));
+  }
+
+  private static Map<String, Window> recopies(Properties properties) {
+    Map<String, Window> windows = new TreeMap<>();
+    for (String key : properties.stringPropertyNames()) {
+      if (key.startsWith("recopy.") && key.endsWith(".start")) {
+        String table = key.substring("recopy.".length(), key.length() - ".start".length());
+        String end = properties.getProperty("recopy." + table + ".end");
+        windows.put(
+            table,
+            new Window(
+                BinlogPosition.parse(properties.getProperty(key)),
+                end == null ? Optional.empty() : Optional.of(BinlogPosition.parse(end))));
+      }
+    }
+    return windows;
   }
 
   void save(Path stateDirectory) {
@@ -86,6 +153,14 @@ record SnapshotState(
     properties.setProperty("start-file", start.file());
     properties.setProperty("start-position", Long.toString(start.position()));
     properties.setProperty("tables", String.join(",", tables));
+    recopies.forEach(
+        (table, window) -> {
+          properties.setProperty("recopy." + table + ".start", window.start().text());
+          window
+              .end()
+              .ifPresent(
+                  position -> properties.setProperty("recopy." + table + ".end", position.text()));
+        });
     end.ifPresent(
         position -> {
           properties.setProperty("end-file", position.file());

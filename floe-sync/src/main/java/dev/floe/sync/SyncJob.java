@@ -68,7 +68,8 @@ final class SyncJob {
                 StartupOptions.specificOffset(state.start().file(), state.start().position()))
             .includeSchemaChanges(true)
             .debeziumProperties(debezium)
-            .deserializer(new ChangeDeserializer(catalogLoader, targets, overlapBound))
+            .deserializer(
+                new ChangeDeserializer(catalogLoader, targets, overlapBound, state.recopies()))
             .build();
     DataStream<ChangeRecord> changes =
         environment

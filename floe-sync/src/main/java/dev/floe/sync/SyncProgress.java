@@ -40,7 +40,7 @@ public final class SyncProgress {
       MySqlConnections connections,
       MySqlSourceAddress source) {
     this.catalog = requireNonNull(catalog, "catalog is null");
-    this.tables = Map.copyOf(requireNonNull(tables, "tables is null"));
+    this.tables = new java.util.TreeMap<>(requireNonNull(tables, "tables is null"));
     this.estimates = estimates(connections, source, tables);
   }
 
@@ -50,6 +50,7 @@ public final class SyncProgress {
       long now = System.nanoTime();
       double seconds = Math.max(0.001, (now - lastReport) / 1e9);
       lastReport = now;
+      discoverNewTables();
       for (Map.Entry<String, TableIdentifier> entry : tables.entrySet()) {
         org.apache.iceberg.Table table = catalog.catalog().loadTable(entry.getValue());
         if (table.properties().containsKey(SyncProperties.STOPPED)) {
@@ -97,6 +98,24 @@ public final class SyncProgress {
       out.flush();
     } catch (RuntimeException e) {
       LOG.warn("cannot report progress: {}", e.getMessage());
+    }
+  }
+
+  /** Tables the sync created while it runs (CREATE TABLE in MySQL), in the same namespaces. */
+  private void discoverNewTables() {
+    java.util.Set<org.apache.iceberg.catalog.Namespace> namespaces = new java.util.HashSet<>();
+    tables.values().forEach(identifier -> namespaces.add(identifier.namespace()));
+    java.util.Set<TableIdentifier> known = new java.util.HashSet<>(tables.values());
+    for (org.apache.iceberg.catalog.Namespace namespace : namespaces) {
+      for (TableIdentifier identifier : catalog.catalog().listTables(namespace)) {
+        if (!known.contains(identifier)) {
+          String source =
+              catalog.catalog().loadTable(identifier).properties().get(SyncProperties.SOURCE_TABLE);
+          if (source != null && !tables.containsKey(source)) {
+            tables.put(source, identifier);
+          }
+        }
+      }
     }
   }
 

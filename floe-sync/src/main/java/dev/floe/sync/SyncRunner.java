@@ -141,8 +141,40 @@ public final class SyncRunner {
                               + " (written by an older Floe, or edited). Remove that directory"
                               + " and the synced tables to start this sync over."));
       requireBinlogAvailable(options, resumePosition(restorePoint.get(), state));
-      JobClient client = submit(options, timeZone, targets, restorePoint, state, state.end().get());
-      return new RunningSync(client, targets, restorePoint, stateDirectory);
+      List<String> recopies = state.pendingRecopies();
+      if (recopies.isEmpty()) {
+        JobClient client =
+            submit(options, timeZone, targets, restorePoint, state, state.end().get());
+        return new RunningSync(client, targets, restorePoint, stateDirectory);
+      }
+      // --resnapshot of some tables: copy them, then restore the job, which skips their events
+      // up to the copy's start and goes on for the other tables where it stopped.
+      List<SnapshotCopier.TableCopy> copies =
+          tables.stream()
+              .filter(table -> recopies.contains(table.qualifiedName()))
+              .map(table -> new SnapshotCopier.TableCopy(table, targets.get(table.qualifiedName())))
+              .toList();
+      LOG.info(
+          "sync {} copies {} again, then resumes from {}",
+          options.name(),
+          recopies,
+          restorePoint.get());
+      return new RunningSync(
+          copier(options, state),
+          copies,
+          () -> {
+            SnapshotState complete = state.recopiesComplete(binlogHead(options));
+            complete.save(stateDirectory);
+            try (Connection connection = connections.open(options.source().withoutDatabase())) {
+              requireUnchanged(
+                  copies.stream().map(SnapshotCopier.TableCopy::source).toList(),
+                  new SourceSchemaReader().read(connection, options.selection()));
+            }
+            return submit(options, timeZone, targets, restorePoint, complete, complete.end().get());
+          },
+          targets,
+          stateDirectory,
+          true);
     }
     SnapshotState state =
         saved.orElseGet(
@@ -151,16 +183,7 @@ public final class SyncRunner {
               fresh.save(stateDirectory);
               return fresh;
             });
-    SnapshotCopier copier =
-        new SnapshotCopier(
-            catalog.catalog(),
-            connections,
-            options.source(),
-            state.syncId(),
-            options.parallelism(),
-            options.snapshotChunkRows(),
-            options.checkpointInterval(),
-            new RowThrottle(options.snapshotRowsPerSecond()));
+    SnapshotCopier copier = copier(options, state);
     // Once the end position is recorded every table was copied: never copy again (a copy after
     // it would read changes that the binlog phase applies as plain inserts).
     List<SnapshotCopier.TableCopy> copies =
@@ -198,6 +221,18 @@ public final class SyncRunner {
         saved.isPresent());
   }
 
+  private SnapshotCopier copier(SyncOptions options, SnapshotState state) {
+    return new SnapshotCopier(
+        catalog.catalog(),
+        connections,
+        options.source(),
+        state.syncId(),
+        options.parallelism(),
+        options.snapshotChunkRows(),
+        options.checkpointInterval(),
+        new RowThrottle(options.snapshotRowsPerSecond()));
+  }
+
   /**
    * Refuses to read the binlog from before the copy when a copied table's definition changed since
    * the copy began: the CDC source decodes events with the table's current definition, which would
@@ -223,10 +258,12 @@ public final class SyncRunner {
   }
 
   /**
-   * Starts the sync over after its binlog position was lost (purged): forgets its checkpoints and
-   * state, then copies the given tables again (all when empty), replacing their contents, and reads
-   * the binlog from now on. Tables not copied again keep their rows but miss the changes made while
-   * the binlog was lost.
+   * Copies tables again. When only some tables are named and the sync's checkpoint and its binlog
+   * position are still readable, their Iceberg tables are dropped and copied again while the other
+   * tables resume from the checkpoint (nothing lost). Otherwise (all tables, or the binlog position
+   * was purged) the sync starts over: it forgets its checkpoints and state, copies the given tables
+   * again (all when empty), replacing their contents, and reads the binlog from now on; tables not
+   * copied again then keep their rows but miss the changes made while the binlog was lost.
    *
    * @throws FloeException BAD_INPUT when a named table is not among the synced ones
    */
@@ -253,6 +290,26 @@ public final class SyncRunner {
       throw MySqlConnections.explain(options.source(), e).toException(e);
     }
     Path stateDirectory = options.stateDirectory();
+    Optional<Path> restorePoint = latestRestorePoint(stateDirectory);
+    Optional<SnapshotState> saved =
+        SnapshotState.load(stateDirectory).filter(state -> state.end().isPresent());
+    if (!tables.isEmpty()
+        && restorePoint.isPresent()
+        && saved.isPresent()
+        && binlogAvailable(options, resumePosition(restorePoint.get(), saved.get()))) {
+      // The sync's position is still readable: copy only these tables again, into new Iceberg
+      // tables (a stopped table may have a schema MySQL no longer maps to), and let the others
+      // go on from their checkpoint, losing nothing.
+      for (String table : tables) {
+        TableIdentifier identifier = SyncTargets.of(options.selection()).identifier(table);
+        if (catalog.catalog().tableExists(identifier)) {
+          catalog.catalog().dropTable(identifier, true);
+          LOG.info("--resnapshot {}: dropped {} to copy it again", table, identifier);
+        }
+      }
+      saved.get().recopy(tables, binlogHead(options)).save(stateDirectory);
+      return start(options);
+    }
     for (String part : List.of("checkpoints", "savepoints", SnapshotState.FILE_NAME)) {
       deleteRecursively(stateDirectory.resolve(part));
     }
@@ -302,6 +359,15 @@ public final class SyncRunner {
           connection, position.get(), options.source().hostAndPort(), options.name());
     } catch (SQLException e) {
       throw MySqlConnections.explain(options.source(), e).toException(e);
+    }
+  }
+
+  private boolean binlogAvailable(SyncOptions options, Optional<BinlogPosition> position) {
+    try {
+      requireBinlogAvailable(options, position);
+      return position.isPresent();
+    } catch (FloeException purged) {
+      return false;
     }
   }
 

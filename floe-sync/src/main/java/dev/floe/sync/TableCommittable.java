@@ -21,6 +21,7 @@ final class TableCommittable implements Serializable {
   private final long checkpointId;
   private final String table;
   private final int schemaVersion;
+  private final String tableUuid;
   private final byte[] writeResult;
   private final String binlogFile;
   private final long binlogPosition;
@@ -30,6 +31,7 @@ final class TableCommittable implements Serializable {
       long checkpointId,
       String table,
       int schemaVersion,
+      String tableUuid,
       byte[] writeResult,
       String binlogFile,
       long binlogPosition,
@@ -37,6 +39,7 @@ final class TableCommittable implements Serializable {
     this.checkpointId = checkpointId;
     this.table = table;
     this.schemaVersion = schemaVersion;
+    this.tableUuid = tableUuid;
     this.writeResult = writeResult;
     this.binlogFile = binlogFile;
     this.binlogPosition = binlogPosition;
@@ -44,7 +47,7 @@ final class TableCommittable implements Serializable {
   }
 
   /** Files of one table and schema version, closed but not yet handed on. */
-  record Pending(String table, int schemaVersion, WriteResult result) {}
+  record Pending(String table, int schemaVersion, String tableUuid, WriteResult result) {}
 
   static TableCommittable files(
       long checkpointId, Pending files, BinlogPosition position, long sourceMillis) {
@@ -52,6 +55,7 @@ final class TableCommittable implements Serializable {
         checkpointId,
         files.table(),
         files.schemaVersion(),
+        files.tableUuid(),
         serialize(files.result()),
         position.file(),
         position.position(),
@@ -60,7 +64,7 @@ final class TableCommittable implements Serializable {
 
   static TableCommittable progress(long checkpointId, BinlogPosition position, long sourceMillis) {
     return new TableCommittable(
-        checkpointId, "", 0, new byte[0], position.file(), position.position(), sourceMillis);
+        checkpointId, "", 0, "", new byte[0], position.file(), position.position(), sourceMillis);
   }
 
   long checkpointId() {
@@ -75,6 +79,11 @@ final class TableCommittable implements Serializable {
   /** The table's schema version the files were written with. */
   int schemaVersion() {
     return schemaVersion;
+  }
+
+  /** The UUID of the Iceberg table the files were written for. */
+  String tableUuid() {
+    return tableUuid;
   }
 
   WriteResult writeResult() {

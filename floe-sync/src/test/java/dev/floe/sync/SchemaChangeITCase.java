@@ -149,12 +149,11 @@ class SchemaChangeITCase {
                   + "`.other MODIFY code VARCHAR(10)`: Iceberg cannot represent it: it changes"
                   + " column code to varchar, which maps to Iceberg string; Iceberg cannot change"
                   + " int to that (only int to long, float to double and a wider decimal"
-                  + " precision). The other tables go on. To sync it again, stop floe sync, drop"
-                  + " Iceberg table "
+                  + " precision). The other tables go on. To sync it again, stop floe sync and"
+                  + " start it with --resnapshot "
                   + database
-                  + ".other and start floe sync with --resnapshot "
-                  + database
-                  + ".other.");
+                  + ".other: that table is copied again into a new Iceberg table, the others"
+                  + " resume where they stopped.");
       assertThat(lakeTable("other").schema().findField("code").type())
           .isEqualTo(Types.IntegerType.get());
       awaitEqual("items");
@@ -179,7 +178,42 @@ class SchemaChangeITCase {
               "`: the table was dropped in MySQL. The Iceberg table keeps its rows; drop it when"
                   + " they are no longer needed.");
       assertThat(LakeComparison.lakeRows(lakeTable("fresh"))).hasSize(2);
-      sync.cancel(Duration.ofSeconds(60));
+      // The progress lines list the new table (it was not there at start) and why it stopped.
+      java.io.StringWriter progress = new java.io.StringWriter();
+      new SyncProgress(
+              catalog,
+              Map.of(database + ".items", TableIdentifier.of(database, "items")),
+              new MySqlConnections(Duration.ofSeconds(10)),
+              options().source())
+          .report(new java.io.PrintWriter(progress));
+      assertThat(progress.toString())
+          .contains(database + ".other")
+          .containsPattern(
+              "  " + database + "\\.fresh +stopped: Floe stopped syncing " + database + "\\.fresh");
+      sync.stop(Duration.ofSeconds(60));
+    }
+
+    // The way forward for the stopped table: --resnapshot of it alone. It is copied again into a
+    // new Iceberg table with MySQL's columns; items goes on from its savepoint, with the change
+    // made while the sync was stopped, and is not copied again.
+    server.execute(
+        "UPDATE `" + database + "`.items SET qty = 424242 WHERE id = 12",
+        "UPDATE `" + database + "`.other SET code = 'y' WHERE id = 3");
+    try (RunningSync resumed =
+        new SyncRunner(catalog, new MySqlConnections(Duration.ofSeconds(10)))
+            .resnapshot(options(), List.of(database + ".other"))) {
+      awaitEqual("items", "other");
+      assertThat(lakeTable("other").properties()).doesNotContainKey(SyncProperties.STOPPED);
+      assertThat(lakeTable("other").schema().findField("code").type())
+          .isEqualTo(Types.StringType.get());
+      long copies =
+          java.util.stream.StreamSupport.stream(lakeTable("items").snapshots().spliterator(), false)
+              .filter(snapshot -> snapshot.summary().containsKey(SyncSummary.SNAPSHOT_COMPLETE))
+              .count();
+      assertThat(copies).as("items copied once").isEqualTo(1);
+      server.execute("UPDATE `" + database + "`.other SET code = 'z' WHERE id = 4");
+      awaitEqual("items", "other");
+      resumed.cancel(Duration.ofSeconds(60));
     }
   }
 
