@@ -382,6 +382,12 @@ final class OptimizeBenchmark implements Benchmark {
     OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
     TableState state = new OptimizeScanner().scan(table.name(), table, policy);
     OptimizePlan plan = new OptimizePlanner().plan(state, policy, Instant.now());
+    plan.tasks()
+        .forEach(
+            task ->
+                System.out.printf(
+                    "Floe plans %s: %s, %s%n",
+                    task.partition().displayName(), task.kind().displayName(), task.reason()));
     OptimizeResult result =
         new TableOptimizer(context.scratchDirectory().resolve("spill"))
             .execute(table, plan, policy);
