@@ -22,6 +22,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -48,6 +49,8 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.encryption.EncryptedOutputFile;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.flink.actions.Actions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
@@ -126,12 +129,24 @@ final class OptimizeBenchmark implements Benchmark {
     for (Table table : List.of(floeTable, baselineTable)) {
       fillStreamingTable(table, partitions, hot, files, rows, commits);
     }
+    floePolicyOverrides(context, floeTable);
     System.out.println("table: " + describe(floeTable));
+    Set<String> hotDays = new HashSet<>();
+    for (int day = partitions - hot; day < partitions; day++) {
+      hotDays.add(dayValue(day));
+    }
+    System.out.println("layout before:");
+    printLayout(floeTable, hotDays);
 
     Map<String, FileCost> costs = fileCosts(baselineTable);
     Phase floe = measure(() -> floeOptimize(context, floeTable));
     Phase baseline = measure(() -> flinkRewrite(baselineTable, costs));
+    System.out.println("layout after Floe:");
+    printLayout(floeTable, hotDays);
+    System.out.println("layout after the baseline:");
+    printLayout(baselineTable, hotDays);
     Scans scans = scanBoth(floeTable, baselineTable, context.intParameter("scans", 7));
+    scanByPartitionClass(floeTable, baselineTable, hotDays, context.intParameter("scans", 7));
     List<BenchmarkResult.Measurement> measurements = new ArrayList<>();
     add(measurements, "Floe optimize", floe);
     add(measurements, "Flink rewriteDataFiles (baseline)", baseline);
@@ -223,6 +238,53 @@ final class OptimizeBenchmark implements Benchmark {
     System.out.println("scan CPU seconds, Floe: " + Arrays.toString(floe[1]));
     System.out.println("scan CPU seconds, baseline: " + Arrays.toString(baseline[1]));
     return new Scans(floe, baseline, floeRows);
+  }
+
+  /**
+   * The scan split by where the tables differ: the hot partitions (which both tools rewrote) and
+   * the cold ones (Floe leaves them alone, the baseline rewrites them one to one), each timed in
+   * this thread's CPU time over {@code rounds} alternating rounds after a warm-up. Shows which part
+   * of the table makes a whole-table difference.
+   */
+  private static void scanByPartitionClass(
+      Table floeTable, Table baselineTable, Set<String> hotDays, int rounds) {
+    Expression hot = Expressions.in("day", hotDays.toArray());
+    Expression cold = Expressions.notIn("day", hotDays.toArray());
+    for (Map.Entry<String, Expression> part : Map.of("hot", hot, "cold", cold).entrySet()) {
+      long floeRows = scan(floeTable, part.getValue()).rows;
+      long baselineRows = scan(baselineTable, part.getValue()).rows;
+      double[] floe = new double[rounds];
+      double[] baseline = new double[rounds];
+      for (int round = 0; round < rounds; round++) {
+        if (round % 2 == 0) {
+          floe[round] = cpuSeconds(floeTable, part.getValue());
+          baseline[round] = cpuSeconds(baselineTable, part.getValue());
+        } else {
+          baseline[round] = cpuSeconds(baselineTable, part.getValue());
+          floe[round] = cpuSeconds(floeTable, part.getValue());
+        }
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "scan CPU of the %s partitions (%d / %d rows): Floe min %.3f median %.3f s,"
+              + " baseline min %.3f median %.3f s, ratio min %.3f median %.3f%n",
+          part.getKey(),
+          floeRows,
+          baselineRows,
+          min(floe),
+          median(floe),
+          min(baseline),
+          median(baseline),
+          min(floe) / min(baseline),
+          median(floe) / median(baseline));
+    }
+  }
+
+  private static double cpuSeconds(Table table, Expression filter) {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long cpu = threads.getCurrentThreadCpuTime();
+    scan(table, filter);
+    return (threads.getCurrentThreadCpuTime() - cpu) / 1e9;
   }
 
   /** Scans the table; stores wall seconds in {@code into[0][round]}, CPU in {@code [1][round]}. */
@@ -320,6 +382,12 @@ final class OptimizeBenchmark implements Benchmark {
     OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
     TableState state = new OptimizeScanner().scan(table.name(), table, policy);
     OptimizePlan plan = new OptimizePlanner().plan(state, policy, Instant.now());
+    plan.tasks()
+        .forEach(
+            task ->
+                System.out.printf(
+                    "Floe plans %s: %s, %s%n",
+                    task.partition().displayName(), task.kind().displayName(), task.reason()));
     OptimizeResult result =
         new TableOptimizer(context.scratchDirectory().resolve("spill"))
             .execute(table, plan, policy);
@@ -484,9 +552,13 @@ final class OptimizeBenchmark implements Benchmark {
   private static Record row(long id, int day, Random random) {
     Record record = GenericRecord.create(SCHEMA);
     record.setField("id", id);
-    record.setField("day", String.format("2026-%02d-%02d", 1 + day / 28 % 12, 1 + day % 28));
+    record.setField("day", dayValue(day));
     record.setField("payload", Long.toHexString(random.nextLong()));
     return record;
+  }
+
+  private static String dayValue(int day) {
+    return String.format(Locale.ROOT, "2026-%02d-%02d", 1 + day / 28 % 12, 1 + day % 28);
   }
 
   private static StructLike partitionOf(Table table, int day) {
@@ -546,9 +618,13 @@ final class OptimizeBenchmark implements Benchmark {
   // ---- measuring ----
 
   private static Outcome scan(Table table) {
+    return scan(table, Expressions.alwaysTrue());
+  }
+
+  private static Outcome scan(Table table, Expression filter) {
     table.refresh();
     long rows = 0;
-    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).where(filter).build()) {
       for (Record ignored : records) {
         rows++;
       }
@@ -567,6 +643,156 @@ final class OptimizeBenchmark implements Benchmark {
     table.refresh();
     return Long.parseLong(
         table.currentSnapshot().summary().getOrDefault("total-delete-files", "0"));
+  }
+
+  /**
+   * {@code --floe.optimize.NAME=VALUE} parameters set that policy property on Floe's table only
+   * (e.g. {@code --floe.optimize.deletes.rewrite-file-ratio=0} turns the equality-to-position
+   * conversion off), to measure what each policy leaves behind.
+   */
+  private static void floePolicyOverrides(BenchmarkContext context, Table table) {
+    Map<String, String> overrides = new java.util.TreeMap<>();
+    context
+        .parameters()
+        .forEach(
+            (name, value) -> {
+              if (name.startsWith("floe.optimize.")) {
+                overrides.put(name, value);
+              }
+            });
+    if (overrides.isEmpty()) {
+      return;
+    }
+    org.apache.iceberg.UpdateProperties update = table.updateProperties();
+    overrides.forEach(update::set);
+    update.commit();
+    System.out.println("Floe's table policy overrides: " + overrides);
+  }
+
+  /**
+   * What a scan of the table has to read, per class of partitions (the hot ones and the cold ones):
+   * data files and their sizes, the delete files the scan applies (Iceberg's planning has already
+   * dropped those whose sequence number rules them out) and the rows they cover, plus the Parquet
+   * layout of one data file. The delete files in the table but applying to nothing are in the
+   * total.
+   */
+  private static void printLayout(Table table, Set<String> hotDays) {
+    table.refresh();
+    Map<String, LayoutCounts> classes = new java.util.TreeMap<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        String day = task.file().partition().get(0, String.class);
+        classes
+            .computeIfAbsent(hotDays.contains(day) ? "hot" : "cold", name -> new LayoutCounts())
+            .add(task);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    System.out.println(
+        "  table: "
+            + table.currentSnapshot().summary().get("total-data-files")
+            + " data files, "
+            + table.currentSnapshot().summary().get("total-delete-files")
+            + " delete files (including those that apply to nothing)");
+    classes.forEach((name, counts) -> System.out.println("  " + name + ": " + counts));
+  }
+
+  /** Layout counters of one class of partitions. */
+  private static final class LayoutCounts {
+    private final Set<String> partitions = new HashSet<>();
+    private final List<Long> sizes = new ArrayList<>();
+    private long records;
+    private long filesWithDeletes;
+    private final Map<String, DeleteFile> deletes = new HashMap<>();
+    private String largest;
+    private long largestBytes = -1;
+
+    void add(FileScanTask task) {
+      partitions.add(task.file().partition().get(0, String.class));
+      sizes.add(task.file().fileSizeInBytes());
+      records += task.file().recordCount();
+      if (!task.deletes().isEmpty()) {
+        filesWithDeletes++;
+      }
+      task.deletes().forEach(delete -> deletes.put(delete.location(), delete));
+      if (task.file().fileSizeInBytes() > largestBytes) {
+        largestBytes = task.file().fileSizeInBytes();
+        largest = task.file().location();
+      }
+    }
+
+    @Override
+    public String toString() {
+      List<Long> sorted = sizes.stream().sorted().toList();
+      long positionFiles =
+          deletes.values().stream()
+              .filter(d -> d.content() == org.apache.iceberg.FileContent.POSITION_DELETES)
+              .count();
+      long positionRows =
+          deletes.values().stream()
+              .filter(d -> d.content() == org.apache.iceberg.FileContent.POSITION_DELETES)
+              .mapToLong(DeleteFile::recordCount)
+              .sum();
+      long equalityRows =
+          deletes.values().stream()
+              .filter(d -> d.content() == org.apache.iceberg.FileContent.EQUALITY_DELETES)
+              .mapToLong(DeleteFile::recordCount)
+              .sum();
+      return String.format(
+          Locale.ROOT,
+          "%d partitions, %d data files (%d records; KiB min %.0f, median %.0f, max %.0f, total"
+              + " %.0f); scan applies %d position delete files (%d positions) and %d equality"
+              + " delete files (%d keys) to %d data files; the largest file: %s",
+          partitions.size(),
+          sizes.size(),
+          records,
+          sorted.get(0) / 1024.0,
+          sorted.get(sorted.size() / 2) / 1024.0,
+          sorted.get(sorted.size() - 1) / 1024.0,
+          sorted.stream().mapToLong(Long::longValue).sum() / 1024.0,
+          positionFiles,
+          positionRows,
+          deletes.size() - positionFiles,
+          equalityRows,
+          filesWithDeletes,
+          parquetLayout(largest));
+    }
+  }
+
+  /** Row groups, codec and encodings of one local Parquet file, from its footer. */
+  private static String parquetLayout(String location) {
+    java.nio.file.Path path =
+        java.nio.file.Path.of(
+            location.startsWith("file:") ? java.net.URI.create(location).getPath() : location);
+    try (org.apache.parquet.hadoop.ParquetFileReader reader =
+        org.apache.parquet.hadoop.ParquetFileReader.open(
+            new org.apache.parquet.io.LocalInputFile(path))) {
+      List<org.apache.parquet.hadoop.metadata.BlockMetaData> blocks = reader.getRowGroups();
+      StringBuilder out = new StringBuilder();
+      out.append(blocks.size()).append(" row groups");
+      if (!blocks.isEmpty()) {
+        out.append(" of ").append(blocks.get(0).getRowCount()).append(" rows");
+        for (org.apache.parquet.hadoop.metadata.ColumnChunkMetaData column :
+            blocks.get(0).getColumns()) {
+          out.append(", ")
+              .append(column.getPath().toDotString())
+              .append(' ')
+              .append(column.getCodec())
+              .append(' ')
+              .append(column.getEncodings())
+              .append(' ')
+              .append(column.getTotalSize())
+              .append('/')
+              .append(column.getTotalUncompressedSize())
+              .append(" B");
+        }
+      }
+      out.append(", created by ").append(reader.getFooter().getFileMetaData().getCreatedBy());
+      return out.toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static String describe(Table table) {

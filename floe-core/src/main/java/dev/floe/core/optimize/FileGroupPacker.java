@@ -29,12 +29,15 @@ public final class FileGroupPacker {
     long used = 0;
     for (CandidateFile file : files.stream().sorted(OLDEST_FIRST).toList()) {
       boolean small = file.sizeBytes() < smallThreshold;
+      boolean largeWithDeletes = !small && file.hasDeletes();
       boolean toRewrite =
           switch (task.kind()) {
-            case MINOR, DELETES -> small;
+            case MINOR -> small;
+            case DELETES -> small || (largeWithDeletes && !task.convertsLargeFiles());
             case FULL -> true;
           };
-      boolean toConvert = task.kind() == TaskKind.DELETES && !small && file.hasDeletes();
+      boolean toConvert =
+          task.kind() == TaskKind.DELETES && largeWithDeletes && task.convertsLargeFiles();
       if (!toRewrite && !toConvert) {
         continue;
       }

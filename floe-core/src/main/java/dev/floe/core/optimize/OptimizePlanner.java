@@ -127,7 +127,8 @@ public final class OptimizePlanner {
               partition.dataFiles(),
               partition.dataBytes(),
               Math.max(1, PartitionState.ceilDiv(partition.dataBytes(), target)),
-              Long.MAX_VALUE));
+              Long.MAX_VALUE,
+              false));
     }
     Optional<String> deleteReason = Optional.empty();
     if (partition.deleteFiles() >= policy.deletesMinDeleteFiles()) {
@@ -158,16 +159,7 @@ public final class OptimizePlanner {
                   + sinceLast(lastOptimize, now, policy));
     }
     if (deleteReason.isPresent()) {
-      return Optional.of(
-          new PartitionTask(
-              partition.partition(),
-              TaskKind.DELETES,
-              deleteReason.get(),
-              score,
-              partition.dataFiles(),
-              partition.smallBytes() + partition.largeKeyColumnBytes(),
-              PartitionState.ceilDiv(partition.smallBytes(), target) + partition.largeFiles(),
-              Long.MAX_VALUE));
+      return Optional.of(deleteTask(partition, policy, score, deleteReason.get()));
     }
     Optional<String> minorReason = Optional.empty();
     if (partition.smallFiles() >= policy.minorMinSmallFiles()) {
@@ -194,7 +186,51 @@ public final class OptimizePlanner {
                 partition.smallFiles(),
                 partition.smallBytes(),
                 PartitionState.ceilDiv(partition.smallBytes(), target),
-                Long.MAX_VALUE));
+                Long.MAX_VALUE,
+                false));
+  }
+
+  /**
+   * A delete rewrite. Small files are rewritten. Large files with deletes are rewritten too in a
+   * partition below {@code deletes.convert-min-partition-bytes}, so that no delete is left for
+   * scans to apply (a reader pays for a position delete on every row of the file it names, however
+   * few rows it deletes); in a larger partition, where rewriting them every run would cost too
+   * much, their equality deletes are converted to position deletes, reading only key columns. Bytes
+   * in and files out are estimates from the counters: which large files have deletes is only known
+   * at execution, and the rewrite estimate counts all of them.
+   */
+  private static PartitionTask deleteTask(
+      PartitionState partition, OptimizePolicy policy, int score, String reason) {
+    long target = policy.targetFileSizeBytes();
+    boolean convert = policy.convertsLargeFiles(partition.dataBytes());
+    String largeFiles = "";
+    if (partition.largeFiles() > 0) {
+      largeFiles =
+          (convert
+                  ? "; large files: deletes converted to positions (partition "
+                      + bytes(partition.dataBytes())
+                      + " >= "
+                  : "; large files with deletes rewritten (partition "
+                      + bytes(partition.dataBytes())
+                      + " < ")
+              + bytes(policy.deletesConvertMinPartitionBytes())
+              + ", "
+              + OptimizePolicy.DELETES_CONVERT_MIN_PARTITION_BYTES
+              + ")";
+    }
+    return new PartitionTask(
+        partition.partition(),
+        TaskKind.DELETES,
+        reason + largeFiles,
+        score,
+        partition.dataFiles(),
+        partition.smallBytes()
+            + (convert ? partition.largeKeyColumnBytes() : partition.largeBytes()),
+        convert
+            ? PartitionState.ceilDiv(partition.smallBytes(), target) + partition.largeFiles()
+            : Math.max(1, PartitionState.ceilDiv(partition.dataBytes(), target)),
+        Long.MAX_VALUE,
+        convert);
   }
 
   private static PartitionTask cut(PartitionTask task, long limit, long target) {
@@ -207,7 +243,8 @@ public final class OptimizePlanner {
         Math.min(files, task.filesIn()),
         limit,
         Math.max(1, PartitionState.ceilDiv(limit, target)),
-        limit);
+        limit,
+        task.convertsLargeFiles());
   }
 
   private static boolean isDue(Duration interval, Optional<Instant> last, Instant now) {

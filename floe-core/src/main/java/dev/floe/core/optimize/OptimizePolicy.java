@@ -18,6 +18,7 @@ public record OptimizePolicy(
     int deletesMinDeleteFiles,
     double deletesMinRatio,
     double deletesRewriteFileRatio,
+    long deletesConvertMinPartitionBytes,
     Duration fullInterval,
     long budgetBytes,
     long maxGroupBytes,
@@ -34,6 +35,8 @@ public record OptimizePolicy(
   public static final String DELETES_MIN_DELETE_FILES = PREFIX + "deletes.min-delete-files";
   public static final String DELETES_MIN_RATIO = PREFIX + "deletes.min-ratio";
   public static final String DELETES_REWRITE_FILE_RATIO = PREFIX + "deletes.rewrite-file-ratio";
+  public static final String DELETES_CONVERT_MIN_PARTITION_BYTES =
+      PREFIX + "deletes.convert-min-partition-bytes";
   public static final String FULL_INTERVAL_MS = PREFIX + "full.interval-ms";
   public static final String BUDGET_BYTES = PREFIX + "budget-bytes";
   public static final String MAX_GROUP_BYTES = PREFIX + "max-group-bytes";
@@ -63,6 +66,11 @@ public record OptimizePolicy(
         DELETES_REWRITE_FILE_RATIO,
         deletesRewriteFileRatio,
         "in [0, 1]");
+    check(
+        deletesConvertMinPartitionBytes >= 0,
+        DELETES_CONVERT_MIN_PARTITION_BYTES,
+        deletesConvertMinPartitionBytes,
+        ">= 0");
     check(!fullInterval.isNegative(), FULL_INTERVAL_MS, fullInterval, ">= 0");
     check(budgetBytes >= 1, BUDGET_BYTES, budgetBytes, ">= 1");
     check(
@@ -90,6 +98,7 @@ public record OptimizePolicy(
         8,
         0.1,
         0.2,
+        defaultConvertMinPartitionBytes(targetFileSizeBytes),
         Duration.ZERO,
         10L * 1024 * MIB,
         Math.max(2048 * MIB, targetFileSizeBytes),
@@ -131,6 +140,8 @@ public record OptimizePolicy(
           (int) reader.longValue(DELETES_MIN_DELETE_FILES, defaults.deletesMinDeleteFiles),
           reader.doubleValue(DELETES_MIN_RATIO, defaults.deletesMinRatio),
           reader.doubleValue(DELETES_REWRITE_FILE_RATIO, defaults.deletesRewriteFileRatio),
+          reader.longValue(
+              DELETES_CONVERT_MIN_PARTITION_BYTES, defaultConvertMinPartitionBytes(target)),
           reader.millis(FULL_INTERVAL_MS, defaults.fullInterval),
           reader.longValue(BUDGET_BYTES, defaults.budgetBytes),
           reader.longValue(MAX_GROUP_BYTES, Math.max(defaults.maxGroupBytes, target)),
@@ -163,12 +174,31 @@ public record OptimizePolicy(
         deletesMinDeleteFiles,
         deletesMinRatio,
         deletesRewriteFileRatio,
+        deletesConvertMinPartitionBytes,
         fullInterval,
         budget,
         maxGroupBytes,
         spillMemoryBytes,
         retryBackoff,
         retryMaxBackoff);
+  }
+
+  /**
+   * The default of {@code deletes.convert-min-partition-bytes}: four target-size files (2 GiB at
+   * the default 512 MiB), saturating instead of overflowing.
+   */
+  static long defaultConvertMinPartitionBytes(long targetFileSizeBytes) {
+    return targetFileSizeBytes > Long.MAX_VALUE / 4 ? Long.MAX_VALUE : 4 * targetFileSizeBytes;
+  }
+
+  /**
+   * Whether a delete rewrite of a partition of {@code partitionBytes} data bytes converts the
+   * equality deletes of its large files to position deletes (reading only their key columns) rather
+   * than rewriting those files: only partitions of at least {@code
+   * deletes.convert-min-partition-bytes}.
+   */
+  public boolean convertsLargeFiles(long partitionBytes) {
+    return partitionBytes >= deletesConvertMinPartitionBytes;
   }
 
   /** Data files below this many bytes are small. */
@@ -186,6 +216,7 @@ public record OptimizePolicy(
           DELETES_MIN_DELETE_FILES,
           DELETES_MIN_RATIO,
           DELETES_REWRITE_FILE_RATIO,
+          DELETES_CONVERT_MIN_PARTITION_BYTES,
           FULL_INTERVAL_MS,
           BUDGET_BYTES,
           MAX_GROUP_BYTES,

@@ -14,6 +14,9 @@ import static java.util.Objects.requireNonNull;
  *     target)}, plus the large files kept
  * @param inputByteLimit the most bytes the executor may read for this task: {@code Long.MAX_VALUE}
  *     when whole, less when the budget cut the task (the rest is left for the next run)
+ * @param convertsLargeFiles in a delete rewrite: whether the large files with deletes keep their
+ *     data and get their equality deletes converted to a position delete file (true), or are
+ *     rewritten with their deletes applied (false); false for the other kinds
  */
 public record PartitionTask(
     PartitionKey partition,
@@ -23,7 +26,8 @@ public record PartitionTask(
     long filesIn,
     long bytesIn,
     long expectedFilesOut,
-    long inputByteLimit) {
+    long inputByteLimit,
+    boolean convertsLargeFiles) {
 
   public PartitionTask {
     requireNonNull(partition, "partition is null");

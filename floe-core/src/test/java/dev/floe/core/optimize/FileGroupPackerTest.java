@@ -25,7 +25,7 @@ class FileGroupPackerTest {
   }
 
   private PartitionTask task(TaskKind kind, long limit) {
-    return new PartitionTask(partition, kind, "test", 0, 0, 0, 0, limit);
+    return new PartitionTask(partition, kind, "test", 0, 0, 0, 0, limit, kind == TaskKind.DELETES);
   }
 
   @Test
@@ -80,6 +80,30 @@ class FileGroupPackerTest {
         .extracting(CandidateFile::path)
         .containsExactly("large-deleted");
     assertThat(groups.get(1).inputBytes()).isEqualTo(10 * MIB / 8);
+  }
+
+  @Test
+  void deleteRewriteOfASmallPartitionRewritesLargeFilesWithDeletesInsteadOfConverting() {
+    List<CandidateFile> files =
+        List.of(
+            file("small-a", 1, 1, true),
+            file("large-deleted", 10, 1, true),
+            file("large-clean", 10, 5, false));
+    PartitionTask task =
+        new PartitionTask(partition, TaskKind.DELETES, "test", 0, 0, 0, 0, Long.MAX_VALUE, false);
+
+    List<FileGroup> groups = packer.pack(task, files, policy);
+
+    assertThat(groups)
+        .singleElement()
+        .satisfies(
+            group -> {
+              assertThat(group.rewrite())
+                  .extracting(CandidateFile::path)
+                  .containsExactlyInAnyOrder("small-a", "large-deleted");
+              assertThat(group.convert()).isEmpty();
+              assertThat(group.inputBytes()).isEqualTo(11 * MIB);
+            });
   }
 
   @Test

@@ -49,7 +49,8 @@ class OptimizePlannerTest {
                 40,
                 80 * MIB,
                 1,
-                Long.MAX_VALUE));
+                Long.MAX_VALUE,
+                false));
   }
 
   @Test
@@ -82,7 +83,7 @@ class OptimizePlannerTest {
   }
 
   @Test
-  void deleteRewriteForManyDeleteFiles() {
+  void deleteRewriteForManyDeleteFilesRewritesTheLargeFilesOfASmallPartition() {
     PartitionState.Builder partition =
         States.partition("d=1").addDataFile(TARGET, 1_000_000, 1, 10 * MIB);
     partition.addDataFile(4 * MIB, 1000, 2, MIB);
@@ -95,9 +96,60 @@ class OptimizePlannerTest {
 
     assertThat(task.kind()).isEqualTo(TaskKind.DELETES);
     assertThat(task.reason())
-        .isEqualTo("8 delete files >= 8 (floe.optimize.deletes.min-delete-files)");
-    assertThat(task.bytesIn()).isEqualTo(4 * MIB + 10 * MIB);
+        .isEqualTo(
+            "8 delete files >= 8 (floe.optimize.deletes.min-delete-files); large files with"
+                + " deletes rewritten (partition 132.0 MiB < 512.0 MiB,"
+                + " floe.optimize.deletes.convert-min-partition-bytes)");
+    assertThat(task.convertsLargeFiles()).isFalse();
+    assertThat(task.bytesIn()).isEqualTo(4 * MIB + TARGET);
     assertThat(task.expectedFilesOut()).isEqualTo(2);
+  }
+
+  @Test
+  void deleteRewriteOfALargePartitionConvertsTheEqualityDeletesOfItsLargeFiles() {
+    PartitionState.Builder partition = States.partition("d=1");
+    for (int i = 0; i < 4; i++) {
+      partition.addDataFile(TARGET, 1_000_000, 1, 10 * MIB);
+    }
+    partition.addDataFile(4 * MIB, 1000, 2, MIB);
+    for (int i = 0; i < 8; i++) {
+      partition.addEqualityDeleteFile(1000, 10);
+    }
+    TableState state = States.table(RECENT, partition.build());
+
+    PartitionTask task = planner.plan(state, States.policy(), NOW).tasks().get(0);
+
+    assertThat(task.reason())
+        .isEqualTo(
+            "8 delete files >= 8 (floe.optimize.deletes.min-delete-files); large files: deletes"
+                + " converted to positions (partition 516.0 MiB >= 512.0 MiB,"
+                + " floe.optimize.deletes.convert-min-partition-bytes)");
+    assertThat(task.convertsLargeFiles()).isTrue();
+    assertThat(task.bytesIn()).isEqualTo(4 * MIB + 4 * 10 * MIB);
+    assertThat(task.expectedFilesOut()).isEqualTo(5);
+  }
+
+  @Test
+  void convertingCanBeMadeTheRuleForEveryPartition() {
+    PartitionState partition =
+        States.partition("d=1")
+            .addDataFile(TARGET, 1_000_000, 1, 10 * MIB)
+            .addEqualityDeleteFile(1000, 200_000)
+            .build();
+    OptimizePolicy alwaysConvert =
+        OptimizePolicy.fromProperties(
+            "db.t",
+            Map.of(
+                "floe.optimize.target-file-size-bytes",
+                String.valueOf(TARGET),
+                "floe.optimize.deletes.convert-min-partition-bytes",
+                "0"));
+
+    PartitionTask task =
+        planner.plan(States.table(RECENT, partition), alwaysConvert, NOW).tasks().get(0);
+
+    assertThat(task.convertsLargeFiles()).isTrue();
+    assertThat(task.bytesIn()).isEqualTo(10 * MIB);
   }
 
   @Test
@@ -113,7 +165,9 @@ class OptimizePlannerTest {
 
     assertThat(task.kind()).isEqualTo(TaskKind.DELETES);
     assertThat(task.reason())
-        .isEqualTo("delete ratio 0.15 >= 0.10 (floe.optimize.deletes.min-ratio)");
+        .startsWith(
+            "delete ratio 0.15 >= 0.10 (floe.optimize.deletes.min-ratio); large files with deletes"
+                + " rewritten");
   }
 
   @Test

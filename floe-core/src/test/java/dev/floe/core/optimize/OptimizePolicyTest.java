@@ -26,6 +26,7 @@ class OptimizePolicyTest {
                 8,
                 0.1,
                 0.2,
+                2048L * 1024 * 1024,
                 Duration.ZERO,
                 10L * 1024 * 1024 * 1024,
                 2048L * 1024 * 1024,
@@ -68,6 +69,7 @@ class OptimizePolicyTest {
                 Map.entry("floe.optimize.deletes.min-delete-files", "2"),
                 Map.entry("floe.optimize.deletes.min-ratio", "0.3"),
                 Map.entry("floe.optimize.deletes.rewrite-file-ratio", "1"),
+                Map.entry("floe.optimize.deletes.convert-min-partition-bytes", "0"),
                 Map.entry("floe.optimize.full.interval-ms", "86400000"),
                 Map.entry("floe.optimize.budget-bytes", "1000"),
                 Map.entry("floe.optimize.max-group-bytes", "8388608"),
@@ -86,12 +88,40 @@ class OptimizePolicyTest {
                 2,
                 0.3,
                 1.0,
+                0,
                 Duration.ofDays(1),
                 1000,
                 8388608,
                 2097152,
                 Duration.ofSeconds(1),
                 Duration.ofSeconds(5)));
+  }
+
+  @Test
+  void convertsOnlyInPartitionsOfAtLeastFourTargetSizesByDefault() {
+    OptimizePolicy policy =
+        OptimizePolicy.fromProperties(
+            "db.t", Map.of("write.target-file-size-bytes", String.valueOf(128L << 20)));
+
+    assertThat(policy.deletesConvertMinPartitionBytes()).isEqualTo(512L << 20);
+    assertThat(policy.convertsLargeFiles((512L << 20) - 1)).isFalse();
+    assertThat(policy.convertsLargeFiles(512L << 20)).isTrue();
+    assertThat(
+            OptimizePolicy.fromProperties(
+                    "db.t", Map.of("floe.optimize.deletes.convert-min-partition-bytes", "0"))
+                .convertsLargeFiles(0))
+        .isTrue();
+  }
+
+  @Test
+  void rejectsANegativeConvertThreshold() {
+    assertThatThrownBy(
+            () ->
+                OptimizePolicy.fromProperties(
+                    "db.orders", Map.of("floe.optimize.deletes.convert-min-partition-bytes", "-1")))
+        .hasMessageStartingWith(
+            "Table db.orders has floe.optimize.deletes.convert-min-partition-bytes=-1, which must"
+                + " be >= 0.");
   }
 
   @Test

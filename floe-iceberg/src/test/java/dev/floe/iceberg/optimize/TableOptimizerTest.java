@@ -134,7 +134,9 @@ class TableOptimizerTest {
 
   @Test
   void convertsEqualityDeletesOfALargeFileToPositionsAndRewritesTheSmallOnes() {
-    Table table = table("convert", PartitionSpec.unpartitioned(), SMALL_TARGET);
+    Map<String, String> properties = new java.util.HashMap<>(SMALL_TARGET);
+    properties.put(OptimizePolicy.DELETES_CONVERT_MIN_PARTITION_BYTES, "0");
+    Table table = table("convert", PartitionSpec.unpartitioned(), properties);
     UpsertWriter writer = new UpsertWriter(table);
     writer.append(randomRows(0, 60_000));
     for (int commit = 0; commit < 8; commit++) {
@@ -157,6 +159,31 @@ class TableOptimizerTest {
     assertThat(after.totals().equalityDeleteFiles()).isZero();
     assertThat(after.totals().positionDeleteFiles()).isEqualTo(1);
     assertThat(after.totals().positionDeleteRecords()).isEqualTo(16);
+  }
+
+  @Test
+  void rewritesTheLargeFileOfASmallPartitionSoThatNoDeleteIsLeftForScans() {
+    Table table = table("small-partition", PartitionSpec.unpartitioned(), SMALL_TARGET);
+    UpsertWriter writer = new UpsertWriter(table);
+    writer.append(randomRows(0, 60_000));
+    for (int commit = 0; commit < 8; commit++) {
+      writer.commit(
+          List.of(Change.upsert(commit * 7L, "new" + commit), Change.delete(commit * 7L + 1)));
+    }
+    Map<Long, String> expected = writer.expected();
+
+    Run run = optimize(table);
+
+    assertThat(run.before().totals().largeFiles()).isEqualTo(1);
+    assertThat(run.plan().tasks().get(0).convertsLargeFiles()).isFalse();
+    PartitionOutcome outcome = run.result().partitions().get(0);
+    assertThat(outcome.kind()).isEqualTo(TaskKind.DELETES);
+    assertThat(outcome.filesConverted()).isZero();
+    assertThat(outcome.deleteFilesAdded()).isZero();
+    assertThat(outcome.filesRewritten()).isEqualTo(9);
+    assertThat(outcome.rowsDeleted()).isEqualTo(16);
+    assertThat(UpsertTables.read(table)).isEqualTo(expected);
+    assertThat(scan(table).totals().deleteFiles()).isZero();
   }
 
   @Test
