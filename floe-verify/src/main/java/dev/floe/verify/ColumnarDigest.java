@@ -261,6 +261,15 @@ final class ColumnarDigest {
           crc.reset();
           crc.update(text.bytes, 0, text.length);
           digests[sliceOf(key)].add(crc.getValue());
+        } else {
+          // skip the values not read explicitly: consume() alone would skip the wrong value
+          for (ColumnReader reader : distinct) {
+            if (reader != times
+                && reader.getCurrentDefinitionLevel()
+                    == reader.getDescriptor().getMaxDefinitionLevel()) {
+              reader.skip();
+            }
+          }
         }
         for (ColumnReader reader : distinct) {
           reader.consume();

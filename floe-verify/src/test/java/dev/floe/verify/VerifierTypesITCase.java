@@ -115,6 +115,7 @@ class VerifierTypesITCase {
 
     assertThat(equal.report().toJson()).contains("\"status\": \"equal\"");
     assertThat(equal.report().rowsCompared()).isEqualTo(4);
+    assertThat(equal.slicesNarrowed()).isZero();
     assertThat(equal.work().get("lake files generic")).isZero();
     assertThat(equal.work().get("lake files columnar")).isPositive();
     assertThat(different.report().toJson()).contains("\"different\": {\"count\": 1, \"keys\": [7]");
