@@ -467,7 +467,7 @@ final class ColumnarDigest {
         if (type.typeId() == Type.TypeID.DATE
             && physical == PrimitiveTypeName.INT32
             && logical instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation) {
-          return (reader, text) -> appendDate(LocalDate.ofEpochDay(reader.getInteger()), text);
+          return (reader, text) -> appendDay(reader.getInteger(), text);
         }
         return null;
       default:
@@ -479,32 +479,54 @@ final class ColumnarDigest {
   static void appendDateTime(long micros, TextBuffer text) {
     long seconds = Math.floorDiv(micros, 1_000_000L);
     int fraction = (int) Math.floorMod(micros, 1_000_000L);
-    LocalDateTime time = LocalDateTime.ofEpochSecond(seconds, fraction * 1_000, ZoneOffset.UTC);
-    if (time.getYear() < 0 || time.getYear() > 9999) {
+    long days = Math.floorDiv(seconds, 86_400L);
+    int secondOfDay = (int) Math.floorMod(seconds, 86_400L);
+    if (!appendDate(days, text)) {
+      LocalDateTime time = LocalDateTime.ofEpochSecond(seconds, fraction * 1_000, ZoneOffset.UTC);
       text.append(ColumnKind.DATETIME.text(time, 0).getBytes(StandardCharsets.US_ASCII));
       return;
     }
-    appendDate(time.toLocalDate(), text);
     text.append(' ');
-    text.appendPadded(time.getHour(), 2);
+    text.appendPadded(secondOfDay / 3600, 2);
     text.append(':');
-    text.appendPadded(time.getMinute(), 2);
+    text.appendPadded(secondOfDay / 60 % 60, 2);
     text.append(':');
-    text.appendPadded(time.getSecond(), 2);
+    text.appendPadded(secondOfDay % 60, 2);
     text.append('.');
     text.appendPadded(fraction, 6);
   }
 
-  private static void appendDate(LocalDate date, TextBuffer text) {
-    if (date.getYear() < 0 || date.getYear() > 9999) {
-      text.append(date.toString().getBytes(StandardCharsets.US_ASCII));
-      return;
+  /** {@code YYYY-MM-DD} of days since the epoch, as {@link LocalDate#toString()}. */
+  static void appendDay(long days, TextBuffer text) {
+    if (!appendDate(days, text)) {
+      text.append(LocalDate.ofEpochDay(days).toString().getBytes(StandardCharsets.US_ASCII));
     }
-    text.appendPadded(date.getYear(), 4);
+  }
+
+  /**
+   * Appends {@code YYYY-MM-DD} of days since the epoch (proleptic Gregorian, the civil-from-days
+   * arithmetic of {@link LocalDate#ofEpochDay} without the object) when the year is 0..9999;
+   * returns false (nothing appended) for any other year.
+   */
+  private static boolean appendDate(long epochDay, TextBuffer text) {
+    long zeroDay = epochDay + 719_468L; // days since 0000-03-01
+    long era = Math.floorDiv(zeroDay, 146_097L);
+    long dayOfEra = zeroDay - era * 146_097L;
+    long yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365;
+    long dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
+    long monthFromMarch = (5 * dayOfYear + 2) / 153;
+    long day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1;
+    long month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
+    long year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+    if (year < 0 || year > 9999) {
+      return false;
+    }
+    text.appendPadded(year, 4);
     text.append('-');
-    text.appendPadded(date.getMonthValue(), 2);
+    text.appendPadded(month, 2);
     text.append('-');
-    text.appendPadded(date.getDayOfMonth(), 2);
+    text.appendPadded(day, 2);
+    return true;
   }
 
   private static boolean isInteger(ColumnDescriptor column) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.floe.core.verify.ColumnKind;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -37,6 +38,18 @@ class ColumnarDigestTest {
   }
 
   @Test
+  void datesAreTheTextsOfTheGenericPath() {
+    for (long day = LocalDate.of(-1, 1, 1).toEpochDay();
+        day <= LocalDate.of(10_000, 12, 31).toEpochDay();
+        day += 13) {
+      ColumnarDigest.TextBuffer text = new ColumnarDigest.TextBuffer();
+      ColumnarDigest.appendDay(day, text);
+      assertThat(new String(text.bytes(), StandardCharsets.US_ASCII))
+          .isEqualTo(ColumnKind.DATE.text(LocalDate.ofEpochDay(day), 0));
+    }
+  }
+
+  @Test
   void dateTimesAreTheTextsOfTheGenericPath() {
     for (String time :
         new String[] {
@@ -45,7 +58,10 @@ class ColumnarDigestTest {
           "1000-01-01T00:00:00",
           "0999-03-04T05:06:07.000008",
           "9999-12-31T23:59:59.999999",
-          "2024-02-29T12:34:56.123456"
+          "2024-02-29T12:34:56.123456",
+          "1600-02-29T23:00:00",
+          "1900-03-01T00:00:00.5",
+          "2100-12-31T00:00:59"
         }) {
       LocalDateTime value = LocalDateTime.parse(time);
       long micros = ChronoUnit.MICROS.between(LocalDateTime.of(1970, 1, 1, 0, 0), value);
