@@ -16,6 +16,7 @@ import dev.floe.verify.VerifyOptions;
 import dev.floe.verify.VerifyProgress;
 import dev.floe.verify.VerifyRequest;
 import dev.floe.verify.VerifyResult;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -118,22 +119,20 @@ final class VerifyBenchmark implements Benchmark {
       VerifyResult[] equal = new VerifyResult[1];
       Phase verifyEqual =
           measure(server, () -> equal[0] = verify(source, database, target, catalog, threads));
+      printBreakdown("identical (" + equal[0].report().status() + ")", equal[0]);
       if (!differences) {
-        System.out.println(
-            "identical: "
-                + equal[0].report().status()
-                + ", phases ended at: "
-                + equal[0].phases()
-                + ", slices: "
-                + equal[0].report().slices()
-                + ", narrowed: "
-                + equal[0].slicesNarrowed());
+        List<BenchmarkResult.Measurement> measurements = new ArrayList<>();
+        add(measurements, "plain full scan", scan);
+        add(measurements, "floe verify, identical tables", verifyEqual);
         return new BenchmarkResult(
+            measurements,
             List.of(
-                new BenchmarkResult.Measurement("plain full scan: time", scan.seconds, "s"),
-                new BenchmarkResult.Measurement(
-                    "floe verify, identical: time", verifyEqual.seconds, "s")),
-            List.of());
+                new BenchmarkResult.Ratio(
+                    "verify time / full scan time (identical)",
+                    verifyEqual.seconds,
+                    scan.seconds,
+                    "s",
+                    "<= 1.5")));
       }
       int changed = injectDifferences(server, database, rows);
       VerifyResult[] different = new VerifyResult[1];
@@ -148,12 +147,7 @@ final class VerifyBenchmark implements Benchmark {
         }
       }
 
-      System.out.println(
-          "identical, phases ended at: "
-              + equal[0].phases()
-              + ", slices narrowed: "
-              + equal[0].slicesNarrowed());
-      System.out.println("0.01% differ, phases ended at: " + different[0].phases());
+      printBreakdown("0.01% differ", different[0]);
       VerifyReport equalReport = equal[0].report();
       if (!equalReport.equal()) {
         System.out.println("identical tables compared as different:\n" + equalReport.summary(5));
@@ -387,7 +381,12 @@ final class VerifyBenchmark implements Benchmark {
     }
   }
 
-  private record Phase(double seconds, double bytes) {}
+  /** Wall time, bytes MySQL sent, and CPU seconds of this JVM and of the MariaDB server. */
+  private record Phase(double seconds, double bytes, double floeCpu, double mysqlCpu) {
+    Phase(double seconds, double bytes) {
+      this(seconds, bytes, Double.NaN, Double.NaN);
+    }
+  }
 
   private interface Work {
     void run() throws Exception;
@@ -395,11 +394,66 @@ final class VerifyBenchmark implements Benchmark {
 
   private static Phase measure(MariaDbServer server, Work work) throws Exception {
     long bytesBefore = bytesSent(server);
+    double floeBefore = floeCpuSeconds();
+    double mysqlBefore = mysqlCpuSeconds(server);
     long started = System.nanoTime();
     work.run();
     double elapsed = seconds(started);
-    System.out.printf("  phase done in %.2f s%n", elapsed);
-    return new Phase(elapsed, bytesSent(server) - bytesBefore);
+    Phase phase =
+        new Phase(
+            elapsed,
+            bytesSent(server) - bytesBefore,
+            floeCpuSeconds() - floeBefore,
+            mysqlCpuSeconds(server) - mysqlBefore);
+    System.out.printf(
+        "  phase done in %.2f s (CPU: Floe %.2f s, MariaDB %.2f s)%n",
+        elapsed, phase.floeCpu(), phase.mysqlCpu());
+    return phase;
+  }
+
+  /** CPU time of this JVM (all threads, GC and JIT included). */
+  private static double floeCpuSeconds() {
+    return ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+            .getProcessCpuTime()
+        / 1e9;
+  }
+
+  /** CPU time of the MariaDB server process (user + system), from /proc; NaN elsewhere. */
+  private static double mysqlCpuSeconds(MariaDbServer server) {
+    try {
+      String pid = Files.readString(server.directory().resolve("mariadb.pid")).trim();
+      String stat = Files.readString(Path.of("/proc", pid, "stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      // fields after the command: state is 0, utime is 11, stime is 12 (clock ticks, 100/s)
+      return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+    } catch (java.io.IOException | RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
+  /** Where the time of one verify run went: phases, and work summed over threads. */
+  private static void printBreakdown(String label, VerifyResult result) {
+    StringBuilder text = new StringBuilder(label).append(": phases ended at");
+    result.phases().entrySet().stream()
+        .sorted(java.util.Map.Entry.comparingByValue())
+        .forEach(
+            phase ->
+                text.append(
+                    String.format(
+                        " %s %.2f s,", phase.getKey(), phase.getValue().toNanos() / 1e9)));
+    text.append(" work summed over threads:");
+    result
+        .work()
+        .forEach(
+            (kind, value) ->
+                text.append(
+                    kind.contains("files")
+                        ? String.format(" %s %d,", kind, value)
+                        : String.format(" %s %.2f s,", kind, value / 1e9)));
+    text.append(" slices ").append(result.report().slices());
+    text.append(", narrowed ").append(result.slicesNarrowed());
+    System.out.println(text);
   }
 
   private static long bytesSent(MariaDbServer server) throws SQLException {
@@ -416,6 +470,8 @@ final class VerifyBenchmark implements Benchmark {
     measurements.add(new BenchmarkResult.Measurement(label + ": time", phase.seconds, "s"));
     measurements.add(
         new BenchmarkResult.Measurement(label + ": bytes from MySQL", phase.bytes, "bytes"));
+    measurements.add(new BenchmarkResult.Measurement(label + ": Floe CPU", phase.floeCpu, "s"));
+    measurements.add(new BenchmarkResult.Measurement(label + ": MariaDB CPU", phase.mysqlCpu, "s"));
   }
 
   private static double seconds(long startedNanos) {

@@ -30,6 +30,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -70,6 +71,11 @@ final class IcebergSliceReader {
   private final int timePosition;
   private final LocalDateTime windowStart;
   private final LocalDateTime cutoff;
+  private final Optional<ColumnarDigest> columnar;
+  private final LongAdder readNanos = new LongAdder();
+  private final LongAdder walkWaitNanos = new LongAdder();
+  private final LongAdder fastFiles = new LongAdder();
+  private final LongAdder genericFiles = new LongAdder();
 
   IcebergSliceReader(
       Table table,
@@ -111,10 +117,25 @@ final class IcebergSliceReader {
     this.keyOrder = KeyOrder.of(shape, keyFields, stringOrders);
     this.windowStart = LocalDateTime.parse(bounds.windowStart().replace(' ', 'T'));
     this.cutoff = LocalDateTime.parse(bounds.cutoff().replace(' ', 'T'));
+    this.columnar =
+        ColumnarDigest.of(shape.columns(), fields, keyPositions, timePosition, windowStart, cutoff);
   }
 
   KeyOrder keyOrder() {
     return keyOrder;
+  }
+
+  /**
+   * Time spent by the lake reads of {@link #digests}, summed over threads: {@code lake read}
+   * (reading and hashing data files) and {@code lake wait} (waiting for the key walk); and how many
+   * file reads took the columnar path and how many Iceberg's generic reader.
+   */
+  Map<String, Long> work() {
+    return Map.of(
+        "lake read", readNanos.sum(),
+        "lake wait", walkWaitNanos.sum(),
+        "lake files columnar", fastFiles.sum(),
+        "lake files generic", genericFiles.sum());
   }
 
   /**
@@ -167,9 +188,27 @@ final class IcebergSliceReader {
     for (Read read : reads) {
       work.add(
           () -> {
+            long waitStarted = System.nanoTime();
             Object[][] boundaries = walked.awaitPast(keyBound(read.task(), false));
+            long readStarted = System.nanoTime();
+            walkWaitNanos.add(readStarted - waitStarted);
             SliceDigest.Accumulator[] local = accumulators(boundaries.length + 1);
-            digestTask(read.task(), read.projection(), read.window(), boundaries, local);
+            if (columnar.isPresent()
+                && columnar.get().applies(read.task())
+                && columnar
+                    .get()
+                    .digest(
+                        read.task(),
+                        table.io().newInputFile(read.task().file().location()),
+                        read.window(),
+                        longBoundaries(boundaries),
+                        local)) {
+              fastFiles.increment();
+            } else {
+              genericFiles.increment();
+              digestTask(read.task(), read.projection(), read.window(), boundaries, local);
+            }
+            readNanos.add(System.nanoTime() - readStarted);
             synchronized (total) {
               while (total.size() < local.length) {
                 total.add(new SliceDigest.Accumulator());
@@ -185,6 +224,15 @@ final class IcebergSliceReader {
     synchronized (total) {
       return digestsOf(total, walked.keys().size() + 1);
     }
+  }
+
+  /** One-column integer boundaries as longs (see {@link ColumnarDigest}). */
+  private static long[] longBoundaries(Object[][] boundaries) {
+    long[] longs = new long[boundaries.length];
+    for (int i = 0; i < longs.length; i++) {
+      longs[i] = (Long) boundaries[i][0];
+    }
+    return longs;
   }
 
   /**

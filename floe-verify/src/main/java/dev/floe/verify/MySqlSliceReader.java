@@ -26,7 +26,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Reads one MySQL table in primary-key ranges: key boundaries by walking the key index, per-range
@@ -43,6 +45,7 @@ final class MySqlSliceReader {
   private final TimeBounds bounds;
   private final String keyList;
   private final AtomicLong bytesRead = new AtomicLong();
+  private final Map<String, LongAdder> queryNanos = new ConcurrentHashMap<>();
 
   MySqlSliceReader(
       MySqlConnectionPool pool, SourceLoadGuard guard, TableShape shape, TimeBounds bounds) {
@@ -69,6 +72,17 @@ final class MySqlSliceReader {
   }
 
   /**
+   * Time spent in queries, summed over threads, by kind: {@code walk} (key boundaries), {@code
+   * digest}, {@code rows} (row comparison), {@code existing}; and {@code connection wait}.
+   */
+  Map<String, Long> queryNanos() {
+    Map<String, Long> nanos = new HashMap<>();
+    queryNanos.forEach((kind, total) -> nanos.put(kind, total.sum()));
+    nanos.put("connection wait", pool.waitNanos());
+    return nanos;
+  }
+
+  /**
    * The key at {@code offset} (0-based) in key order from the range's lower bound, or empty when
    * the range holds no more than {@code offset} keys.
    */
@@ -86,6 +100,7 @@ final class MySqlSliceReader {
             + " LIMIT 1 OFFSET "
             + offset;
     return query(
+        "walk",
         sql,
         where.parameters(),
         List.of(),
@@ -111,6 +126,7 @@ final class MySqlSliceReader {
             + rowText.sqlComparedFilter();
     // parameters in text order: the window start (in the SELECT), the key range, the cutoff
     return query(
+        "digest",
         sql,
         where.parameters(),
         List.of(bounds.windowStart()),
@@ -140,6 +156,7 @@ final class MySqlSliceReader {
             + " AND "
             + rowText.sqlComparedFilter();
     return query(
+        "rows",
         sql,
         where.parameters(),
         List.of(),
@@ -172,6 +189,7 @@ final class MySqlSliceReader {
       String sql = "SELECT " + keyList + " FROM " + shape.quotedName() + " WHERE " + where.sql();
       existing.addAll(
           query(
+              "existing",
               sql,
               where.parameters(),
               List.of(),
@@ -205,11 +223,14 @@ final class MySqlSliceReader {
    * parameters, then the cutoff when the SQL has the compared-rows filter.
    */
   private <T> T query(
+      String kind,
       String sql,
       List<KeySql.Parameter> keyParameters,
       List<String> leading,
       ResultReader<T> reader) {
-    Connection connection = pool.borrow();
+    // the walk first: every other query and the lake reads wait for its boundaries
+    Connection connection = pool.borrow(kind.equals("walk"));
+    long started = System.nanoTime();
     try {
       guard.beforeQuery();
       try (PreparedStatement statement = connection.prepareStatement(sql)) {
@@ -241,6 +262,7 @@ final class MySqlSliceReader {
           e);
     } finally {
       pool.release(connection);
+      queryNanos.computeIfAbsent(kind, any -> new LongAdder()).add(System.nanoTime() - started);
     }
   }
 

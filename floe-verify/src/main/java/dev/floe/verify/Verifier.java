@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -106,8 +107,10 @@ public final class Verifier {
                 run.slicesDone.get(),
                 run.differences,
                 Duration.ofNanos(System.nanoTime() - started));
+        Map<String, Long> work = new TreeMap<>(source.queryNanos());
+        work.putAll(lake.work());
         return new VerifyResult(
-            report, source.bytesRead(), guard.pauses(), run.slicesNarrowed.get(), run.phases);
+            report, source.bytesRead(), guard.pauses(), run.slicesNarrowed.get(), run.phases, work);
       }
     } catch (SQLException e) {
       throw MySqlConnections.explain(request.source(), e).toException(e);

@@ -125,10 +125,14 @@ public final class RowText {
   }
 
   /**
-   * The SQL expression of the row text; it has one parameter, the window start (in the time
-   * column's text, see {@link TimeBounds}).
+   * The SQL expression of the row hash: CRC32 of the row text ({@link #rowText} for a row in the
+   * window, {@link #keyRowText} for any other); it has one parameter, the window start (in the time
+   * column's text, see {@link TimeBounds}). The {@code IF} chooses between two CRC32s rather than
+   * two texts, so MySQL never converts the key-only text to the full row's character set; an
+   * integer key column is hashed as the column itself (MySQL turns it into the same decimal text as
+   * {@code CAST(... AS CHAR)}, without the cast's character-set conversion).
    */
-  public String sqlRowText() {
+  public String sqlRowHash() {
     StringBuilder full = new StringBuilder("CONCAT('R'");
     for (VerifyColumn column : shape.columns()) {
       full.append(", ',', ").append(sqlValue(column));
@@ -137,19 +141,21 @@ public final class RowText {
     // key columns are never NULL; strings are length-prefixed as in keyRowText
     List<String> keyTexts = new ArrayList<>();
     for (VerifyColumn column : shape.keyColumns()) {
-      keyTexts.add(
-          column.kind() == ColumnKind.STRING
-              ? sqlValue(column)
-              : column.kind().sqlText(column.quoted()));
+      switch (column.kind()) {
+        case STRING:
+          keyTexts.add(sqlValue(column));
+          break;
+        case INTEGER:
+          keyTexts.add(column.quoted());
+          break;
+        default:
+          keyTexts.add(column.kind().sqlText(column.quoted()));
+          break;
+      }
     }
     String key =
         keyTexts.size() == 1 ? keyTexts.get(0) : "CONCAT(" + String.join(", ',', ", keyTexts) + ")";
-    return "IF(" + shape.timeColumn().quoted() + " >= ?, " + full + ", " + key + ")";
-  }
-
-  /** The SQL expression of the row hash (one parameter). */
-  public String sqlRowHash() {
-    return "CRC32(" + sqlRowText() + ")";
+    return "IF(" + shape.timeColumn().quoted() + " >= ?, CRC32(" + full + "), CRC32(" + key + "))";
   }
 
   /** The SQL condition that keeps the compared rows (one parameter: the cutoff). */

@@ -82,9 +82,9 @@ class RowTextTest {
         .isEqualTo(
             "IFNULL(CONCAT(CHAR_LENGTH(CONVERT(`name` USING utf8mb4)), ':', CONVERT(`name` USING"
                 + " utf8mb4)), 'N')");
-    assertThat(rows.sqlRowText())
-        .startsWith("IF(`updated_at` >= ?, CONCAT('R', ',', IFNULL(CAST(`id` AS CHAR), 'N')")
-        .endsWith(", CAST(`id` AS CHAR))");
+    assertThat(rows.sqlRowHash())
+        .startsWith("IF(`updated_at` >= ?, CRC32(CONCAT('R', ',', IFNULL(CAST(`id` AS CHAR), 'N')")
+        .endsWith("), CRC32(`id`))");
     assertThat(rows.sqlComparedFilter()).isEqualTo("(`updated_at` < ? OR `updated_at` IS NULL)");
   }
 
