@@ -355,6 +355,18 @@ final class SnapshotCopier {
     Schema schema = table.schema();
     GenericAppenderFactory appenders = new GenericAppenderFactory(schema, table.spec());
     appenders.setAll(table.properties());
+    if (!table.properties().containsKey(TableProperties.PARQUET_COMPRESSION_LEVEL)
+        && "zstd"
+            .equalsIgnoreCase(
+                table
+                    .properties()
+                    .getOrDefault(
+                        TableProperties.PARQUET_COMPRESSION,
+                        TableProperties.PARQUET_COMPRESSION_DEFAULT_SINCE_1_4_0))) {
+      // The copy is CPU-bound next to MySQL: zstd's fastest level for it; compaction later
+      // rewrites files with the table's own level.
+      appenders.set(TableProperties.PARQUET_COMPRESSION_LEVEL, "1");
+    }
     FileFormat format =
         FileFormat.fromString(
             table
