@@ -307,21 +307,34 @@ final class LakeSchemas {
     SchemaEvolution.Plan plan =
         SchemaEvolution.plan(table.schema, event.after().orElseThrow(), event.ddl());
     if (plan.refusal().isPresent()) {
-      stop(
-          table,
-          event,
-          "Iceberg cannot represent it: "
-              + plan.refusal().get()
-              + ". The other tables go on. To sync it again, stop floe sync and start it with"
-              + " --resnapshot "
-              + table.source
-              + ": that table is copied again into a new Iceberg table, the others resume where"
-              + " they stopped");
+      stop(table, event, unrepresentable(table, plan.refusal().get()));
       return;
     }
     if (!plan.changes()) {
       return;
     }
+    try {
+      apply(table, event, plan);
+    } catch (org.apache.iceberg.exceptions.ValidationException | IllegalArgumentException refused) {
+      // e.g. dropping a column the table is partitioned by
+      stop(
+          table,
+          event,
+          unrepresentable(table, "Iceberg refused it (" + refused.getMessage() + ")"));
+    }
+  }
+
+  private static String unrepresentable(LakeTable table, String reason) {
+    return "Iceberg cannot represent it: "
+        + reason
+        + ". The other tables go on. To sync it again, stop floe sync and start it with"
+        + " --resnapshot "
+        + table.source
+        + ": that table is copied again into a new Iceberg table, the others resume where they"
+        + " stopped";
+  }
+
+  private void apply(LakeTable table, DdlEvent event, SchemaEvolution.Plan plan) {
     commit(
         table,
         event,
