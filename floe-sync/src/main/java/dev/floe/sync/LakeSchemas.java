@@ -16,12 +16,9 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -272,23 +269,14 @@ final class LakeSchemas {
       return;
     }
     TableIdentifier identifier = targets.identifier(source);
-    if (catalog instanceof SupportsNamespaces namespaces) {
-      Namespace namespace = identifier.namespace();
-      if (!namespaces.namespaceExists(namespace)) {
-        try {
-          namespaces.createNamespace(namespace);
-        } catch (AlreadyExistsException createdConcurrently) {
-          // fine
-        }
-      }
-    }
     try {
-      catalog
-          .buildTable(identifier, schema)
-          .withProperty(TableProperties.FORMAT_VERSION, "2")
-          .withProperty(SyncProperties.SOURCE_TABLE, source)
-          .withProperty(SyncProperties.SCHEMA_POSITION, event.position().text())
-          .create();
+      TableProvisioner.create(
+          catalog,
+          identifier,
+          source,
+          schema,
+          org.apache.iceberg.PartitionSpec.unpartitioned(),
+          Map.of(SyncProperties.SCHEMA_POSITION, event.position().text()));
       LOG.info(
           "{} was created in MySQL at binlog {}: syncing it into {}",
           source,

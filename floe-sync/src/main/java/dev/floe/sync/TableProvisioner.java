@@ -66,20 +66,12 @@ public final class TableProvisioner {
               ? PartitionSpecs.parse(
                   source.qualifiedName(), partitions.get(source.qualifiedName()), schema)
               : PartitionSpec.unpartitioned();
-      TableIdentifier identifier =
-          TableIdentifier.of(
-              Namespace.of(selection.namespaceFor(source.database())), source.table());
-      ensureNamespace(catalog, identifier.namespace());
+      TableIdentifier identifier = SyncTargets.of(selection).identifier(source.qualifiedName());
       if (catalog.tableExists(identifier)) {
         check(catalog.loadTable(identifier), source, schema, spec, resuming);
       } else {
         try {
-          catalog
-              .buildTable(identifier, schema)
-              .withPartitionSpec(spec)
-              .withProperty(TableProperties.FORMAT_VERSION, "2")
-              .withProperty(SOURCE_PROPERTY, source.qualifiedName())
-              .create();
+          create(catalog, identifier, source.qualifiedName(), schema, spec, Map.of());
         } catch (AlreadyExistsException createdConcurrently) {
           check(catalog.loadTable(identifier), source, schema, spec, resuming);
         }
@@ -98,6 +90,29 @@ public final class TableProvisioner {
                 field ->
                     field.transform() + "(" + spec.schema().findColumnName(field.sourceId()) + ")")
             .toList());
+  }
+
+  /**
+   * Creates a synced table: format v2, the source named in {@link SyncProperties#SOURCE_TABLE}, its
+   * namespace created if missing.
+   *
+   * @throws AlreadyExistsException when the table exists
+   */
+  static void create(
+      Catalog catalog,
+      TableIdentifier identifier,
+      String source,
+      Schema schema,
+      PartitionSpec spec,
+      Map<String, String> properties) {
+    ensureNamespace(catalog, identifier.namespace());
+    catalog
+        .buildTable(identifier, schema)
+        .withPartitionSpec(spec)
+        .withProperties(properties)
+        .withProperty(TableProperties.FORMAT_VERSION, "2")
+        .withProperty(SyncProperties.SOURCE_TABLE, source)
+        .create();
   }
 
   private static void ensureNamespace(Catalog catalog, Namespace namespace) {

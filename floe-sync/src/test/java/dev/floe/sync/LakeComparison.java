@@ -102,6 +102,35 @@ public final class LakeComparison {
     return rows;
   }
 
+  /**
+   * How a table's rows differ between MySQL and Iceberg (counts and the first differing MySQL row),
+   * or empty when they are equal. A column Iceberg has but MySQL lacks yet (a DDL on its way) is a
+   * difference too.
+   */
+  public static java.util.Optional<String> difference(
+      MariaDbServer server, String database, String table, Table lake) throws Exception {
+    TreeMap<String, String> expected;
+    try {
+      expected = mysqlRows(server, database, table, lake.schema());
+    } catch (java.sql.SQLException columnsNotThereYet) {
+      return java.util.Optional.of(columnsNotThereYet.getMessage());
+    }
+    TreeMap<String, String> actual = lakeRows(lake);
+    if (expected.equals(actual)) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        expected.size()
+            + " vs "
+            + actual.size()
+            + " rows; first MySQL row not in the lake: "
+            + expected.entrySet().stream()
+                .filter(entry -> !entry.getValue().equals(actual.get(entry.getKey())))
+                .findFirst()
+                .map(entry -> entry.getValue() + " (lake: " + actual.get(entry.getKey()) + ")")
+                .orElse("none"));
+  }
+
   private static String key(Schema schema, List<String> values) {
     StringBuilder key = new StringBuilder();
     List<Types.NestedField> columns = schema.columns();

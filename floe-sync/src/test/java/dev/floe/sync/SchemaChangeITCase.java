@@ -281,28 +281,8 @@ class SchemaChangeITCase {
         differences.put(table, "no Iceberg table");
         continue;
       }
-      Table iceberg = catalog.catalog().loadTable(identifier);
-      TreeMap<String, String> expected;
-      try {
-        expected = LakeComparison.mysqlRows(server, database, table, iceberg.schema());
-      } catch (SQLException schemaNotThereYet) {
-        differences.put(table, schemaNotThereYet.getMessage());
-        continue;
-      }
-      TreeMap<String, String> actual = LakeComparison.lakeRows(iceberg);
-      if (!expected.equals(actual)) {
-        differences.put(
-            table,
-            expected.size()
-                + " vs "
-                + actual.size()
-                + " rows; first MySQL row not in the lake: "
-                + expected.entrySet().stream()
-                    .filter(entry -> !entry.getValue().equals(actual.get(entry.getKey())))
-                    .findFirst()
-                    .map(entry -> entry.getValue() + " (lake: " + actual.get(entry.getKey()) + ")")
-                    .orElse("none"));
-      }
+      LakeComparison.difference(server, database, table, catalog.catalog().loadTable(identifier))
+          .ifPresent(difference -> differences.put(table, difference));
     }
     return differences;
   }

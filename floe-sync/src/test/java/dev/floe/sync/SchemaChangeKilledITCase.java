@@ -13,7 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.TreeMap;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -114,18 +114,13 @@ class SchemaChangeKilledITCase {
     while (Instant.now().isBefore(deadline)) {
       TableIdentifier identifier = TableIdentifier.of(database, "t");
       if (catalog.catalog().tableExists(identifier)) {
-        Table lake = catalog.catalog().loadTable(identifier);
-        try {
-          TreeMap<String, String> expected =
-              LakeComparison.mysqlRows(server, database, "t", lake.schema());
-          TreeMap<String, String> actual = LakeComparison.lakeRows(lake);
-          if (expected.equals(actual)) {
-            return;
-          }
-          difference = expected.size() + " vs " + actual.size() + " rows";
-        } catch (java.sql.SQLException columnsNotThereYet) {
-          difference = columnsNotThereYet.getMessage();
+        Optional<String> found =
+            LakeComparison.difference(
+                server, database, "t", catalog.catalog().loadTable(identifier));
+        if (found.isEmpty()) {
+          return;
         }
+        difference = found.get();
       }
       Thread.sleep(300); // polling the lake until it catches up, bounded by the deadline
     }
