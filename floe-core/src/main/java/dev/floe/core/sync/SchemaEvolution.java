@@ -5,11 +5,13 @@ import static java.util.Objects.requireNonNull;
 import dev.floe.core.error.FloeException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.Schema;
@@ -209,6 +211,96 @@ public final class SchemaEvolution {
       }
     }
     return new Plan(steps, Optional.empty());
+  }
+
+  /**
+   * Plans the update of a route's table ({@link RouteSchema}) so that it holds one of the routed
+   * tables as it is after a DDL, by the union rules: nothing another routed table may still have is
+   * dropped or renamed. A column the table no longer has stays (null in the table's later rows); a
+   * renamed column is added under its new name next to the old one, which keeps the other tables'
+   * values; a column's type is widened when the table's is wider and kept when it is narrower; a
+   * different primary key or a type Iceberg cannot promote is refused.
+   */
+  public static Plan planRouted(Schema current, SourceTable after) {
+    Set<String> keyBefore = new HashSet<>();
+    for (Integer id : current.identifierFieldIds()) {
+      String name = current.findColumnName(id);
+      if (!isSourceColumn(name)) {
+        keyBefore.add(lower(name));
+      }
+    }
+    Set<String> keyAfter = new HashSet<>();
+    after.primaryKey().forEach(name -> keyAfter.add(lower(name)));
+    if (!keyBefore.equals(keyAfter)) {
+      return Plan.refused(
+          "it changes the primary key of "
+              + after.qualifiedName()
+              + " to ("
+              + String.join(", ", after.primaryKey())
+              + "), and the route's rows are identified by ("
+              + String.join(
+                  ", ", keyNames(current).stream().filter(name -> !isSourceColumn(name)).toList())
+              + ")");
+    }
+    List<Step> steps = new ArrayList<>();
+    String previous = null;
+    for (SourceColumn column : after.columns()) {
+      if (isSourceColumn(column.name())) {
+        return Plan.refused(
+            "it adds column "
+                + column.name()
+                + ", the name of a column the route uses to tell its tables apart");
+      }
+      Type type;
+      try {
+        type = TypeMapping.icebergType(after, column);
+      } catch (FloeException unsupported) {
+        return Plan.refused(
+            "column "
+                + column.name()
+                + " becomes "
+                + column.columnType()
+                + ", which Floe cannot sync");
+      }
+      Types.NestedField field = current.caseInsensitiveFindField(column.name());
+      if (field == null) {
+        steps.add(new AddColumn(column.name(), type));
+        steps.add(new MoveColumn(column.name(), Optional.ofNullable(previous)));
+        previous = column.name();
+        continue;
+      }
+      if (!field.type().equals(type)) {
+        if (type.isPrimitiveType()
+            && TypeUtil.isPromotionAllowed(field.type(), type.asPrimitiveType())) {
+          steps.add(new WidenColumn(field.name(), type.asPrimitiveType()));
+        } else if (!field.type().isPrimitiveType()
+            || !TypeUtil.isPromotionAllowed(type, field.type().asPrimitiveType())) {
+          return Plan.refused(
+              "it changes column "
+                  + column.name()
+                  + " of "
+                  + after.qualifiedName()
+                  + " to "
+                  + column.columnType()
+                  + ", which maps to Iceberg "
+                  + type
+                  + "; the route's column is "
+                  + field.type()
+                  + " and Iceberg can only widen int to long, float to double and a decimal's"
+                  + " precision");
+        }
+      }
+      if (field.isRequired() && !keyAfter.contains(lower(column.name()))) {
+        steps.add(new MakeOptional(field.name()));
+      }
+      previous = field.name();
+    }
+    return new Plan(steps, Optional.empty());
+  }
+
+  private static boolean isSourceColumn(String name) {
+    return name.equalsIgnoreCase(RouteSchema.DATABASE_COLUMN)
+        || name.equalsIgnoreCase(RouteSchema.TABLE_COLUMN);
   }
 
   /** Old name (lower case) to new name of the columns a DDL renames. */

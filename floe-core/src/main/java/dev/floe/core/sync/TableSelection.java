@@ -10,16 +10,26 @@ import java.util.regex.PatternSyntaxException;
 
 /**
  * Which MySQL tables a sync takes: {@code db.table} names matching any include pattern and no
- * exclude pattern (Java regular expressions over the whole name), and which Iceberg namespace each
- * lands in (the MySQL database name, unless a target namespace is given).
+ * exclude pattern (Java regular expressions over the whole name), and where each lands: the Iceberg
+ * table of the first route it matches (many tables merged into one), else a table of the same name
+ * in the namespace of the MySQL database name, unless a target namespace is given.
  */
 public record TableSelection(
-    List<Pattern> includes, List<Pattern> excludes, Optional<String> targetNamespace) {
+    List<Pattern> includes,
+    List<Pattern> excludes,
+    Optional<String> targetNamespace,
+    List<TableRoute> routes) {
 
   public TableSelection {
     includes = List.copyOf(requireNonNull(includes, "includes is null"));
     excludes = List.copyOf(requireNonNull(excludes, "excludes is null"));
     requireNonNull(targetNamespace, "targetNamespace is null");
+    routes = List.copyOf(requireNonNull(routes, "routes is null"));
+  }
+
+  public TableSelection(
+      List<Pattern> includes, List<Pattern> excludes, Optional<String> targetNamespace) {
+    this(includes, excludes, targetNamespace, List.of());
   }
 
   /**
@@ -39,6 +49,25 @@ public record TableSelection(
         includes.stream().map(pattern -> compile("--tables", pattern)).toList(),
         excludes.stream().map(pattern -> compile("--exclude", pattern)).toList(),
         targetNamespace);
+  }
+
+  /**
+   * This selection with routes, each {@code REGEX -> NAMESPACE.TABLE}.
+   *
+   * @param option where the routes come from, for errors
+   * @throws FloeException BAD_INPUT naming the option and the route when one does not parse
+   */
+  public TableSelection withRoutes(String option, List<String> routes) {
+    return new TableSelection(
+        includes,
+        excludes,
+        targetNamespace,
+        routes.stream().map(route -> TableRoute.parse(option, route)).toList());
+  }
+
+  /** The first route a table ({@code database.table}) matches. */
+  public Optional<TableRoute> routeOf(String qualifiedName) {
+    return routes.stream().filter(route -> route.matches(qualifiedName)).findFirst();
   }
 
   public boolean matches(String database, String table) {
