@@ -124,13 +124,25 @@ final class SyncCommand implements Callable<Integer> {
   Map<String, String> partitions;
 
   @Option(
+      names = "--route",
+      paramLabel = "'REGEX -> NS.TABLE'",
+      description =
+          "Merge every synced table whose database.table matches REGEX into one Iceberg table,"
+              + " e.g. --route 'order_db_\\d+\\.orders_\\d+ -> ods.orders'; rows keep their"
+              + " source in _source_db and _source_table, part of the identifier fields;"
+              + " repeatable, the first match wins (default: sync.routes).")
+  List<String> routes;
+
+  @Option(
       names = "--resnapshot",
       arity = "0..*",
       paramLabel = "DB.TABLE",
       description =
-          "Start this sync over: forget its checkpoints and copy the named tables (all when none"
-              + " is named) again, replacing their Iceberg rows, then read the binlog from now."
-              + " For a sync whose binlog position was purged.")
+          "Copy tables again. Named tables (a routed table brings its whole route), while the"
+              + " sync's binlog position is still readable: they are copied into new Iceberg"
+              + " tables and the other tables resume where they stopped. None named, or the"
+              + " position purged: the sync starts over, forgets its checkpoints, copies the"
+              + " named tables (all when none is named) again and reads the binlog from now.")
   List<String> resnapshot;
 
   @Option(
@@ -221,7 +233,11 @@ final class SyncCommand implements Callable<Integer> {
     MySqlSourceAddress address =
         SourceAddresses.resolve(Optional.ofNullable(source), settings, floe.environment())
             .withoutDatabase();
-    TableSelection selection = TableSelection.of(tables, excludes, targetNamespace);
+    TableSelection selection =
+        TableSelection.of(tables, excludes, targetNamespace)
+            .withRoutes(
+                this.routes != null ? "--route" : "sync.routes",
+                this.routes != null ? this.routes : defaults.routes());
 
     MySqlConnections connections = new MySqlConnections(Duration.ofSeconds(10));
     SourceReport report =

@@ -132,6 +132,55 @@ class SyncCommandITCase {
   }
 
   @Test
+  void badRoutesAndCollidingTablesAreExplained(MariaDbServer server) {
+    String first = server.createDatabase("collide");
+    String second = server.createDatabase("collide");
+    for (String database : List.of(first, second)) {
+      server.execute("CREATE TABLE `" + database + "`.orders (id INT PRIMARY KEY)");
+    }
+    String tables = "(" + first + "|" + second + ")\\..*";
+
+    CliRun badRoute =
+        CliRun.run(
+            directory,
+            "--data-dir",
+            "data",
+            "sync",
+            "--source",
+            server.sourceUrl("root", "", ""),
+            "--tables",
+            tables,
+            "--route",
+            "collide.* => ods.orders");
+    assertThat(badRoute.exitCode()).isEqualTo(2);
+    assertThat(badRoute.err())
+        .contains(
+            "--route 'collide.* => ods.orders' is not REGEX -> NAMESPACE.TABLE (a regular"
+                + " expression over database.table, an arrow, and the Iceberg table of letters,"
+                + " digits and _)");
+
+    CliRun colliding =
+        CliRun.run(
+            directory,
+            "--data-dir",
+            "data",
+            "sync",
+            "--source",
+            server.sourceUrl("root", "", ""),
+            "--tables",
+            tables,
+            "--target-namespace",
+            "ods");
+    assertThat(colliding.exitCode()).isEqualTo(2);
+    assertThat(colliding.err())
+        .contains(first + ".orders", second + ".orders")
+        .contains(
+            ".orders would all land in Iceberg table ods.orders (--target-namespace puts"
+                + " every table in one namespace), and rows with equal keys would overwrite each"
+                + " other. Merge them on purpose with --route 'REGEX -> ods.orders'");
+  }
+
+  @Test
   void tablesComeFromTheSyncSectionWhenNoFlagIsGiven(MariaDbServer server) throws Exception {
     Files.writeString(
         directory.resolve("floe.yaml"),

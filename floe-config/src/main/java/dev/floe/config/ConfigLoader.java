@@ -385,7 +385,8 @@ public final class ConfigLoader {
             Optional.ofNullable(values.get(ConfigSchema.SYNC_PARTITIONS.path()))
                 .map(located -> (Map<String, String>) located.value())
                 .orElse(Map.of()),
-            string(values, ConfigSchema.SYNC_FLINK));
+            string(values, ConfigSchema.SYNC_FLINK),
+            list(values, ConfigSchema.SYNC_ROUTES));
     return new FloeSettings(
         dataDirectory,
         catalog,

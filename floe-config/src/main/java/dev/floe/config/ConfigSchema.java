@@ -154,6 +154,15 @@ public final class ConfigSchema {
           "floe sync: partitioning of the tables sync creates, per source table: database.table"
               + " -> a comma-separated list of identity(col) or col, year(col), month(col),"
               + " day(col), hour(col), bucket(N, col), truncate(N, col).");
+  public static final ConfigKey SYNC_ROUTES =
+      key(
+          "sync.routes",
+          Kind.LIST,
+          "none",
+          "floe sync: routes 'REGEX -> NAMESPACE.TABLE' merging every synced table whose"
+              + " database.table matches REGEX into one Iceberg table (sharded tables), with"
+              + " _source_db and _source_table columns in its identifier fields; the first"
+              + " matching route wins. --route replaces it.");
   public static final ConfigKey SYNC_FLINK =
       key(
           "sync.flink",
@@ -184,6 +193,7 @@ public final class ConfigSchema {
           SYNC_SERVER_TIME_ZONE,
           SYNC_SNAPSHOT_ROWS_PER_SECOND,
           SYNC_PARTITIONS,
+          SYNC_ROUTES,
           SYNC_FLINK);
 
   private ConfigSchema() {}

@@ -79,7 +79,9 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
       return;
     }
     Struct sourceInfo = envelope.getStruct("source");
-    String table = sourceInfo.getString("db") + "." + sourceInfo.getString("table");
+    String database = sourceInfo.getString("db");
+    String tableName = sourceInfo.getString("table");
+    String table = database + "." + tableName;
     String op = envelope.getString("op");
     if (op.equals("r")) {
       return; // the source starts in the binlog; Floe copies the snapshot itself
@@ -93,40 +95,40 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
     }
     LakeSchemas.LakeTable lake = found.get();
     long millis = sourceInfo.getInt64("ts_ms");
+    Source from = new Source(database, tableName, at, millis);
     ChangeRecord.Operation insert =
         at.compareTo(recopyBounds.getOrDefault(table, overlapBound)) <= 0
             ? ChangeRecord.Operation.UPSERT
             : ChangeRecord.Operation.INSERT;
     switch (op) {
-      case "c" -> out.collect(record(lake, insert, envelope.getStruct("after"), at, millis));
+      case "c" -> out.collect(record(lake, insert, envelope.getStruct("after"), from));
       case "u" -> {
         out.collect(
-            record(lake, ChangeRecord.Operation.DELETE, envelope.getStruct("before"), at, millis));
+            record(lake, ChangeRecord.Operation.DELETE, envelope.getStruct("before"), from));
         // Up to the overlap bound the copy may hold any version of the row, in any partition:
         // the new version is an upsert so that a copied row in its partition goes too.
-        out.collect(record(lake, insert, envelope.getStruct("after"), at, millis));
+        out.collect(record(lake, insert, envelope.getStruct("after"), from));
       }
       case "d" ->
           out.collect(
-              record(
-                  lake, ChangeRecord.Operation.DELETE, envelope.getStruct("before"), at, millis));
+              record(lake, ChangeRecord.Operation.DELETE, envelope.getStruct("before"), from));
       default -> {
         // "t" (truncate) and unknown operations: nothing row-level to apply
       }
     }
   }
 
+  /** Where an event comes from: its table, binlog position and MySQL commit time. */
+  private record Source(String database, String table, BinlogPosition at, long millis) {}
+
   private static ChangeRecord record(
-      LakeSchemas.LakeTable lake,
-      ChangeRecord.Operation operation,
-      Struct row,
-      BinlogPosition at,
-      long millis) {
+      LakeSchemas.LakeTable lake, ChangeRecord.Operation operation, Struct row, Source from) {
+    BinlogPosition at = from.at();
     String[] names = lake.sourceNames(at);
-    lake.requireColumns(row.schema(), names, at);
+    Field[] fields = lake.fields(row.schema(), names, at);
     Object[] values = new Object[names.length];
     for (int i = 0; i < values.length; i++) {
-      Field field = names[i] == null ? null : row.schema().field(names[i]);
+      Field field = fields[i];
       try {
         values[i] =
             field == null ? null : lake.converters[i].convert(row.get(field), field.schema());
@@ -137,8 +139,12 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
         throw new SuppressRestartsException(unrepresentable);
       }
     }
+    if (lake.routed) {
+      values[lake.databasePosition] = from.database();
+      values[lake.tablePosition] = from.table();
+    }
     return new ChangeRecord(
-        lake.source,
+        lake.key,
         operation,
         values,
         routingKey(lake, values),
@@ -146,12 +152,12 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
         lake.version,
         at.file(),
         at.position(),
-        millis);
+        from.millis());
   }
 
-  /** The table and primary-key values: every change of one row goes to one writer. */
+  /** The table and identifier values: every change of one row goes to one writer. */
   private static String routingKey(LakeSchemas.LakeTable lake, Object[] values) {
-    StringBuilder key = new StringBuilder(lake.source);
+    StringBuilder key = new StringBuilder(lake.key);
     for (int position : lake.keyPositions) {
       Object value = values[position];
       key.append('\u0001')

@@ -37,10 +37,10 @@ public final class ChangeRecord {
   private final long sourceMillis;
 
   /**
-   * @param table the source table, {@code database.table}
+   * @param table the Iceberg table, {@code namespace.table} (see {@link SyncTargets#lakeTable})
    * @param operation what to do
    * @param values the row, one value per column of the Iceberg schema {@code schemaId}
-   * @param key the table and primary-key values as text: routes every change of a row to one writer
+   * @param key the table and identifier values as text: routes every change of a row to one writer
    * @param schemaId the Iceberg schema the values follow
    * @param schemaVersion how many schema changes the table had before this record: files of
    *     different versions are committed separately, in version order

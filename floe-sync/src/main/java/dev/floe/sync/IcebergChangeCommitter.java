@@ -60,9 +60,7 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
 
   private final CatalogLoader catalogLoader;
 
-  private final SyncTargets targets;
-
-  /** The tables known at start, whose metrics exist before their first commit. */
+  /** The Iceberg tables known at start, whose metrics exist before their first commit. */
   private final List<String> knownTables;
 
   private transient Catalog catalog;
@@ -73,10 +71,10 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   private transient Map<String, TableMetrics> metrics;
 
   /**
-   * Flink metrics of one table, in the committer's group under {@code table=<db.table>}: {@code
-   * lagMillis} (now minus the MySQL commit time the table is complete up to; -1 before the first
-   * binlog commit), {@code committedRows} and {@code committedRowsPerSecond} (data rows committed),
-   * {@code commits}.
+   * Flink metrics of one table, in the committer's group under {@code table=<namespace.table>} (the
+   * Iceberg table): {@code lagMillis} (now minus the MySQL commit time the table is complete up to;
+   * -1 before the first binlog commit), {@code committedRows} and {@code committedRowsPerSecond}
+   * (data rows committed), {@code commits}.
    */
   private static final class TableMetrics {
     volatile long watermarkMillis = -1;
@@ -111,10 +109,8 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   /** The sync's id, for a fresh start; a restored committer keeps the id in its state. */
   private final String initialSyncId;
 
-  IcebergChangeCommitter(
-      CatalogLoader catalogLoader, SyncTargets targets, List<String> knownTables, String syncId) {
+  IcebergChangeCommitter(CatalogLoader catalogLoader, List<String> knownTables, String syncId) {
     this.catalogLoader = requireNonNull(catalogLoader, "catalogLoader is null");
-    this.targets = requireNonNull(targets, "targets is null");
     this.knownTables = List.copyOf(requireNonNull(knownTables, "knownTables is null"));
     this.initialSyncId = requireNonNull(syncId, "syncId is null");
   }
@@ -221,9 +217,9 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   }
 
   private void commit(
-      String sourceTable, List<WriteResult> results, CommitMark mark, Checkpoint checkpoint) {
-    Table table = catalog.loadTable(targets.identifier(sourceTable));
-    String writtenFor = checkpoint.tableUuids.get(sourceTable);
+      String tableKey, List<WriteResult> results, CommitMark mark, Checkpoint checkpoint) {
+    Table table = catalog.loadTable(SyncTargets.lakeTable(tableKey));
+    String writtenFor = checkpoint.tableUuids.get(tableKey);
     if (writtenFor != null && !writtenFor.equals(table.uuid().toString())) {
       // The table was dropped and created again (a --resnapshot of it) since these files were
       // written: its new copy holds their rows.
@@ -233,7 +229,7 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
           mark.checkpoint());
       return;
     }
-    CommitMark lastCommitted = committed.computeIfAbsent(sourceTable, name -> lastCommit(table));
+    CommitMark lastCommitted = committed.computeIfAbsent(tableKey, name -> lastCommit(table));
     long checkpointId = mark.checkpoint();
     if (lastCommitted.compareTo(mark) >= 0) {
       LOG.info(
@@ -278,14 +274,14 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
           .set(SyncSummary.SOURCE_WATERMARK_MS, Long.toString(checkpoint.sourceMillis));
     }
     rowDelta.commit();
-    committed.put(sourceTable, mark);
+    committed.put(tableKey, mark);
     long rows = 0;
     for (WriteResult result : results) {
       for (DataFile file : result.dataFiles()) {
         rows += file.recordCount();
       }
     }
-    TableMetrics tableMetrics = metrics(sourceTable);
+    TableMetrics tableMetrics = metrics(tableKey);
     tableMetrics.rows.inc(rows);
     tableMetrics.commits.inc();
     LOG.info(

@@ -35,8 +35,6 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
 
   private final CatalogLoader catalogLoader;
 
-  private final SyncTargets targets;
-
   private transient Catalog catalog;
   private transient Map<String, Table> tables;
   private transient Map<String, Segment> writers;
@@ -46,11 +44,9 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
 
   /**
    * @param catalogLoader opens the catalog in the task
-   * @param targets the Iceberg table of each source table
    */
-  IcebergChangeWriter(CatalogLoader catalogLoader, SyncTargets targets) {
+  IcebergChangeWriter(CatalogLoader catalogLoader) {
     this.catalogLoader = requireNonNull(catalogLoader, "catalogLoader is null");
-    this.targets = requireNonNull(targets, "targets is null");
   }
 
   /** The open files of one table, written with one schema version. */
@@ -132,14 +128,13 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
     }
   }
 
-  private String tableUuid(String sourceTable) {
-    return tables.get(sourceTable).uuid().toString();
+  private String tableUuid(String key) {
+    return tables.get(key).uuid().toString();
   }
 
-  private DeltaTaskWriter newWriter(String sourceTable, int schemaId) {
+  private DeltaTaskWriter newWriter(String key, int schemaId) {
     Table table =
-        tables.computeIfAbsent(
-            sourceTable, name -> catalog.loadTable(targets.identifier(sourceTable)));
+        tables.computeIfAbsent(key, name -> catalog.loadTable(SyncTargets.lakeTable(name)));
     // Loaded once per task and refreshed only for a schema this task has not seen: the sync never
     // changes a table's spec or location.
     if (!table.schemas().containsKey(schemaId)) {

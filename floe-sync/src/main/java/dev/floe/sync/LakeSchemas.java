@@ -3,9 +3,11 @@ package dev.floe.sync;
 import static java.util.Objects.requireNonNull;
 
 import dev.floe.core.error.FloeException;
+import dev.floe.core.sync.RouteSchema;
 import dev.floe.core.sync.SchemaEvolution;
 import dev.floe.core.sync.SourceTable;
 import dev.floe.core.sync.SyncProperties;
+import dev.floe.core.sync.TableRoute;
 import dev.floe.core.sync.TypeMapping;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,6 +25,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.types.Types;
+import org.apache.kafka.connect.data.Field;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +49,11 @@ final class LakeSchemas {
 
   private final Catalog catalog;
   private final SyncTargets targets;
+
+  /** Each source table's Iceberg table; the tables of one route share theirs. */
   private final Map<String, LakeTable> tables = new HashMap<>();
+
+  private final Map<TableIdentifier, LakeTable> byIdentifier = new HashMap<>();
   private final Set<String> notSynced = new HashSet<>();
 
   LakeSchemas(Catalog catalog, SyncTargets targets) {
@@ -54,10 +61,23 @@ final class LakeSchemas {
     this.targets = requireNonNull(targets, "targets is null");
   }
 
-  /** One synced table as the reader knows it. */
+  /** One synced Iceberg table as the reader knows it. */
   static final class LakeTable {
+    /** The source table, or for a route's table the route: names the table in messages. */
     final String source;
+
+    /** The writer's and committer's name of the table ({@link SyncTargets#lakeTable}). */
+    final String key;
+
     final Table table;
+
+    /** Whether the table is a route's ({@link RouteSchema}): rows name their source table. */
+    boolean routed;
+
+    /** Positions of {@link RouteSchema#DATABASE_COLUMN} and {@link RouteSchema#TABLE_COLUMN}. */
+    int databasePosition = -1;
+
+    int tablePosition = -1;
     Schema schema;
     int version;
     List<HistoryEntry> history;
@@ -66,10 +86,14 @@ final class LakeSchemas {
     int[] keyPositions;
     ValueConverter[] converters;
     private final Map<Integer, String[]> namesBySchema = new HashMap<>();
-    private org.apache.kafka.connect.data.Schema checkedLayout;
 
-    LakeTable(String source, Table table) {
+    /** The fields to read, per decoded row layout and names (layouts differ by source table). */
+    private final Map<org.apache.kafka.connect.data.Schema, Map<String[], Field[]>> fields =
+        new java.util.IdentityHashMap<>();
+
+    LakeTable(String source, TableIdentifier identifier, Table table) {
       this.source = source;
+      this.key = identifier.toString();
       this.table = table;
       reload();
     }
@@ -87,6 +111,9 @@ final class LakeSchemas {
               ? BinlogPosition.parse(properties.getOrDefault(SyncProperties.STOPPED_POSITION, ""))
               : null;
       List<Types.NestedField> columns = schema.columns();
+      routed = RouteSchema.isRouted(schema);
+      databasePosition = columns.indexOf(schema.findField(RouteSchema.DATABASE_COLUMN));
+      tablePosition = columns.indexOf(schema.findField(RouteSchema.TABLE_COLUMN));
       keyPositions =
           java.util.stream.IntStream.range(0, columns.size())
               .filter(i -> schema.identifierFieldIds().contains(columns.get(i).fieldId()))
@@ -96,6 +123,7 @@ final class LakeSchemas {
               .map(column -> new ValueConverter(source, column.name(), column.type()))
               .toArray(ValueConverter[]::new);
       namesBySchema.clear();
+      fields.clear();
     }
 
     /** Whether a change at this position is past the point the table stopped at. */
@@ -125,6 +153,9 @@ final class LakeSchemas {
                 .map(
                     column ->
                         then.findField(column.fieldId()) == null
+                                || (routed
+                                    && (column.name().equals(RouteSchema.DATABASE_COLUMN)
+                                        || column.name().equals(RouteSchema.TABLE_COLUMN)))
                             ? null
                             : then.findField(column.fieldId()).name())
                 .toArray(String[]::new);
@@ -132,27 +163,38 @@ final class LakeSchemas {
     }
 
     /**
-     * Fails the job when the CDC source decoded a row with other columns than the table had at the
-     * row's position: the source decodes with the definition it read when it started, and a DDL
+     * The decoded row's field for each current column (null where the row has none), for rows
+     * decoded with this layout at this position.
+     *
+     * <p>Fails the job when the CDC source decoded a row with other columns than the table had at
+     * the row's position: the source decodes with the definition it read when it started, and a DDL
      * between the sync's start position and that moment (during the initial copy) makes it misread
-     * rows logged before the DDL. Checked once per decoded row layout.
+     * rows logged before the DDL. A route's table holds the union of its tables' columns, so there
+     * a row may have fewer, never other, columns. Checked once per layout.
      */
-    void requireColumns(
-        org.apache.kafka.connect.data.Schema layout, String[] names, BinlogPosition at) {
-      if (layout == checkedLayout) {
-        return;
+    Field[] fields(org.apache.kafka.connect.data.Schema layout, String[] names, BinlogPosition at) {
+      if (fields.size() > 256) {
+        fields.clear(); // layouts are per source table and schema: bounded, unless one never is
       }
-      Set<String> expected = new java.util.TreeSet<>();
+      Map<String[], Field[]> byNames =
+          fields.computeIfAbsent(layout, ignored -> new java.util.IdentityHashMap<>());
+      Field[] found = byNames.get(names);
+      if (found != null) {
+        return found;
+      }
+      Map<String, Field> decoded = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+      for (Field field : layout.fields()) {
+        decoded.put(field.name(), field);
+      }
+      Set<String> expected = new java.util.TreeSet<>(String.CASE_INSENSITIVE_ORDER);
       for (String name : names) {
         if (name != null) {
           expected.add(name);
         }
       }
-      Set<String> decoded = new java.util.TreeSet<>();
-      for (org.apache.kafka.connect.data.Field field : layout.fields()) {
-        decoded.add(field.name());
-      }
-      if (!expected.equals(decoded)) {
+      boolean fits =
+          routed ? expected.containsAll(decoded.keySet()) : expected.equals(decoded.keySet());
+      if (!fits) {
         throw new org.apache.flink.runtime.execution.SuppressRestartsException(
             FloeException.badInput(
                 "The binlog row of "
@@ -160,7 +202,7 @@ final class LakeSchemas {
                     + " at "
                     + at.text()
                     + " was decoded with columns "
-                    + decoded
+                    + new java.util.TreeSet<>(decoded.keySet())
                     + " but the table had "
                     + expected
                     + " there: the table was altered after that position before the binlog"
@@ -168,7 +210,12 @@ final class LakeSchemas {
                     + " read. Start the sync again with --resnapshot, and change table"
                     + " definitions after the copy is complete."));
       }
-      checkedLayout = layout;
+      found = new Field[names.length];
+      for (int i = 0; i < names.length; i++) {
+        found[i] = names[i] == null ? null : decoded.get(names[i]);
+      }
+      byNames.put(names, found);
+      return found;
     }
   }
 
@@ -208,7 +255,14 @@ final class LakeSchemas {
       notSynced.add(source);
       return Optional.empty();
     }
-    LakeTable table = new LakeTable(source, catalog.loadTable(identifier));
+    LakeTable table =
+        byIdentifier.computeIfAbsent(
+            identifier,
+            target ->
+                new LakeTable(
+                    targets.route(source).map(TableRoute::text).orElse(source),
+                    target,
+                    catalog.loadTable(target)));
     tables.put(source, table);
     return Optional.of(table);
   }
@@ -236,12 +290,23 @@ final class LakeSchemas {
       case ALTER -> known.ifPresent(table -> alter(table, event));
       case DROP ->
           known.ifPresent(
-              table ->
+              table -> {
+                if (table.routed) {
+                  LOG.warn(
+                      "{} was dropped in MySQL at binlog {}; its rows stay in {} with those of"
+                          + " the other tables of route '{}'",
+                      source,
+                      event.position().text(),
+                      table.key,
+                      table.source);
+                } else {
                   stop(
                       table,
                       event,
                       "the table was dropped in MySQL. The Iceberg table keeps its rows; drop it"
-                          + " when they are no longer needed"));
+                          + " when they are no longer needed");
+                }
+              });
       case OTHER -> {
         if (known.isPresent() && event.ddl().trim().regionMatches(true, 0, "TRUNCATE", 0, 8)) {
           LOG.warn(
@@ -259,9 +324,13 @@ final class LakeSchemas {
   private void create(DdlEvent event) {
     String source = event.qualifiedName();
     SourceTable definition = event.after().orElseThrow();
+    Optional<TableRoute> route = targets.route(source);
     Schema schema;
     try {
-      schema = TypeMapping.icebergSchema(definition);
+      schema =
+          route.isPresent()
+              ? RouteSchema.union(route.get().text(), List.of(definition))
+              : TypeMapping.icebergSchema(definition);
     } catch (FloeException cannotSync) {
       LOG.error(
           "{} was created in MySQL but cannot be synced: {}", source, cannotSync.getMessage());
@@ -273,7 +342,7 @@ final class LakeSchemas {
       TableProvisioner.create(
           catalog,
           identifier,
-          source,
+          route.map(r -> r.pattern().pattern()).orElse(source),
           schema,
           org.apache.iceberg.PartitionSpec.unpartitioned(),
           Map.of(SyncProperties.SCHEMA_POSITION, event.position().text()));
@@ -293,9 +362,11 @@ final class LakeSchemas {
 
   private void alter(LakeTable table, DdlEvent event) {
     SchemaEvolution.Plan plan =
-        SchemaEvolution.plan(table.schema, event.after().orElseThrow(), event.ddl());
+        table.routed
+            ? SchemaEvolution.planRouted(table.schema, event.after().orElseThrow())
+            : SchemaEvolution.plan(table.schema, event.after().orElseThrow(), event.ddl());
     if (plan.refusal().isPresent()) {
-      stop(table, event, unrepresentable(table, plan.refusal().get()));
+      stop(table, event, unrepresentable(table, event, plan.refusal().get()));
       return;
     }
     if (!plan.changes()) {
@@ -308,18 +379,20 @@ final class LakeSchemas {
       stop(
           table,
           event,
-          unrepresentable(table, "Iceberg refused it (" + refused.getMessage() + ")"));
+          unrepresentable(table, event, "Iceberg refused it (" + refused.getMessage() + ")"));
     }
   }
 
-  private static String unrepresentable(LakeTable table, String reason) {
+  private static String unrepresentable(LakeTable table, DdlEvent event, String reason) {
     return "Iceberg cannot represent it: "
         + reason
         + ". The other tables go on. To sync it again, stop floe sync and start it with"
         + " --resnapshot "
-        + table.source
-        + ": that table is copied again into a new Iceberg table, the others resume where they"
-        + " stopped";
+        + event.qualifiedName()
+        + (table.routed
+            ? ": every table of the route is copied again into a new Iceberg table, "
+            : ": that table is copied again into a new Iceberg table, ")
+        + "the others resume where they stopped";
   }
 
   private void apply(LakeTable table, DdlEvent event, SchemaEvolution.Plan plan) {

@@ -63,7 +63,7 @@ final class SnapshotColumns {
     this.readers = new ColumnReader[columns.size()];
     for (int i = 0; i < columns.size(); i++) {
       SourceColumn column = columns.get(i);
-      Types.NestedField field = schema.findField(column.name());
+      Types.NestedField field = schema.caseInsensitiveFindField(column.name());
       selectList.add(selectExpression(column));
       readers[i] = reader(column, field);
     }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.floe.core.error.FloeException;
 import dev.floe.core.source.MySqlSourceAddress;
+import dev.floe.core.sync.RouteSchema;
 import dev.floe.core.sync.SourceTable;
 import dev.floe.core.sync.SyncSummary;
 import dev.floe.mysql.MySqlConnections;
@@ -72,6 +73,10 @@ import org.slf4j.LoggerFactory;
  * records in its summary the key the table is copied up to ({@link #AFTER_KEY}) or that the copy is
  * complete ({@link #COMPLETE}). Progress and data land in the same commit, so a restart resumes
  * after the last committed key and never copies a row twice.
+ *
+ * <p>The tables of a route share one Iceberg table: each is copied in turn, its rows carrying its
+ * database and table ({@link RouteSchema}), and its progress is recorded under its own summary keys
+ * ({@link #AFTER_KEY} and {@link #COMPLETE} followed by {@code .database.table}).
  *
  * <p>Rows change while they are copied; the binlog phase replays every change from the binlog
  * position read before the first chunk, and treats inserts up to the position read after the last
@@ -161,10 +166,21 @@ final class SnapshotCopier {
         }
         SnapshotColumns columns = new SnapshotColumns(copy.source(), table.schema());
         SnapshotColumns keyColumns = columns.keyColumns();
-        // A copy from the start replaces whatever the table holds (an earlier sync's rows).
+        // A copy from the start replaces whatever the table holds (an earlier sync's rows); a
+        // route's table is emptied before its first table's copy, since its tables commit apart.
         boolean replace = resume.isEmpty() && holdsFiles(table);
-        TableProgress tableProgress =
-            new TableProgress(copy.source().qualifiedName(), table, replace);
+        if (replace && RouteSchema.isRouted(table.schema())) {
+          if (!touchedBySync(table)) {
+            table
+                .newDelete()
+                .deleteFromRowFilter(Expressions.alwaysTrue())
+                .set(SyncSummary.SYNC_ID, syncId)
+                .commit();
+            LOG.info("{}: emptied for a new copy of its route's tables", table.name());
+          }
+          replace = false;
+        }
+        TableProgress tableProgress = new TableProgress(copy.source(), table, replace);
         progress.add(tableProgress);
         Object[] lo = resume.orElse(null);
         for (int index = 0; !stopping && failure.get() == null; index++) {
@@ -207,6 +223,23 @@ final class SnapshotCopier {
     return stopping ? Outcome.STOPPED : Outcome.COMPLETE;
   }
 
+  /** Whether any commit in the table's history was made by this sync. */
+  private boolean touchedBySync(Table table) {
+    for (Snapshot snapshot = table.currentSnapshot();
+        snapshot != null;
+        snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId())) {
+      if (syncId.equals(snapshot.summary().get(SyncSummary.SYNC_ID))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The summary key of a table's copy progress: own keys per source table in a route's table. */
+  private static String progressKey(String key, Table table, SourceTable source) {
+    return RouteSchema.isRouted(table.schema()) ? key + "." + source.qualifiedName() : key;
+  }
+
   private static boolean holdsFiles(Table table) {
     Snapshot current = table.currentSnapshot();
     return current != null
@@ -226,11 +259,12 @@ final class SnapshotCopier {
       if (!syncId.equals(summary.get(SyncSummary.SYNC_ID))) {
         continue;
       }
-      if ("true".equals(summary.get(COMPLETE))) {
+      if ("true".equals(summary.get(progressKey(COMPLETE, table, source)))) {
         return null;
       }
-      if (summary.containsKey(AFTER_KEY)) {
-        return Optional.of(decodeKey(table.schema(), source, summary.get(AFTER_KEY)));
+      String afterKey = progressKey(AFTER_KEY, table, source);
+      if (summary.containsKey(afterKey)) {
+        return Optional.of(decodeKey(table.schema(), source, summary.get(afterKey)));
       }
     }
     return Optional.empty();
@@ -293,6 +327,10 @@ final class SnapshotCopier {
     Schema schema = table.schema();
     Record record = GenericRecord.create(schema);
     int[] positions = positions(source, schema);
+    if (RouteSchema.isRouted(schema)) {
+      record.setField(RouteSchema.DATABASE_COLUMN, source.database());
+      record.setField(RouteSchema.TABLE_COLUMN, source.table());
+    }
     long rows = 0;
     try (Connection connection = session();
         PreparedStatement statement =
@@ -342,7 +380,7 @@ final class SnapshotCopier {
         .mapToInt(
             column ->
                 java.util.stream.IntStream.range(0, fields.size())
-                    .filter(i -> fields.get(i).name().equals(column.name()))
+                    .filter(i -> fields.get(i).name().equalsIgnoreCase(column.name()))
                     .findFirst()
                     .orElseThrow(
                         () ->
@@ -424,6 +462,7 @@ final class SnapshotCopier {
 
   /** One table's chunks: committed in key order, together, at most every commit interval. */
   private final class TableProgress {
+    private final SourceTable source;
     private final String name;
     private final Table table;
     private boolean replace;
@@ -433,8 +472,9 @@ final class SnapshotCopier {
     private int last = -1;
     private long lastCommit = System.nanoTime();
 
-    TableProgress(String name, Table table, boolean replace) {
-      this.name = name;
+    TableProgress(SourceTable source, Table table, boolean replace) {
+      this.source = source;
+      this.name = source.qualifiedName();
       this.table = table;
       this.replace = replace;
     }
@@ -477,9 +517,9 @@ final class SnapshotCopier {
       }
       update.set(SyncSummary.SYNC_ID, syncId);
       if (complete) {
-        update.set(COMPLETE, "true");
+        update.set(progressKey(COMPLETE, table, source), "true");
       } else {
-        update.set(AFTER_KEY, encodeKey(chunks.get(through).hi()));
+        update.set(progressKey(AFTER_KEY, table, source), encodeKey(chunks.get(through).hi()));
       }
       update.commit();
       replace = false;
@@ -529,7 +569,7 @@ final class SnapshotCopier {
     }
     Object[] key = new Object[parts.size()];
     for (int i = 0; i < key.length; i++) {
-      Type type = schema.findField(source.primaryKey().get(i)).type();
+      Type type = schema.caseInsensitiveFindField(source.primaryKey().get(i)).type();
       key[i] = decodeValue(type, parts.get(i));
     }
     return key;

@@ -81,13 +81,13 @@ final class SyncJob {
         .transform(
             "iceberg writer",
             TypeInformation.of(TableCommittable.class),
-            new IcebergChangeWriter(catalogLoader, targets))
+            new IcebergChangeWriter(catalogLoader))
         .uid(WRITER_UID)
         .setParallelism(options.parallelism())
         .transform(
             "iceberg committer",
             Types.VOID,
-            new IcebergChangeCommitter(catalogLoader, targets, tables, state.syncId()))
+            new IcebergChangeCommitter(catalogLoader, tables, state.syncId()))
         .uid(COMMITTER_UID)
         .setParallelism(1)
         .setMaxParallelism(1)

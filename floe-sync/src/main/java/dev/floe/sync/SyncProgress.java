@@ -40,8 +40,25 @@ public final class SyncProgress {
       MySqlConnections connections,
       MySqlSourceAddress source) {
     this.catalog = requireNonNull(catalog, "catalog is null");
-    this.tables = new java.util.TreeMap<>(requireNonNull(tables, "tables is null"));
-    this.estimates = estimates(connections, source, tables);
+    requireNonNull(tables, "tables is null");
+    Map<String, Long> bySource = estimates(connections, source, tables);
+    this.tables = new java.util.TreeMap<>();
+    this.estimates = new HashMap<>();
+    Map<TableIdentifier, java.util.List<String>> sources = new java.util.LinkedHashMap<>();
+    tables.forEach(
+        (table, identifier) ->
+            sources.computeIfAbsent(identifier, target -> new java.util.ArrayList<>()).add(table));
+    sources.forEach(
+        (identifier, routed) -> {
+          // a route's tables share one Iceberg table: one line for all of them
+          String label =
+              routed.size() == 1
+                  ? routed.get(0)
+                  : identifier + " (" + routed.size() + " routed tables)";
+          this.tables.put(label, identifier);
+          this.estimates.put(
+              label, routed.stream().mapToLong(table -> bySource.getOrDefault(table, 0L)).sum());
+        });
   }
 
   /** Prints one line per table. Never throws: progress must not stop the sync. */
@@ -72,9 +89,14 @@ public final class SyncProgress {
         lastRows.put(entry.getKey(), rows);
         String watermark =
             snapshot == null ? null : snapshot.summary().get(SyncSummary.SOURCE_WATERMARK_MS);
+        // a route's tables record their copy under SNAPSHOT_COMPLETE.<database.table>
         boolean copied =
             snapshot != null
-                && "true".equals(snapshot.summary().get(SyncSummary.SNAPSHOT_COMPLETE));
+                && snapshot.summary().entrySet().stream()
+                    .anyMatch(
+                        summary ->
+                            summary.getKey().startsWith(SyncSummary.SNAPSHOT_COMPLETE)
+                                && "true".equals(summary.getValue()));
         String phase =
             watermark == null
                 ? copied

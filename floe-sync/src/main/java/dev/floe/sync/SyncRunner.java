@@ -258,25 +258,29 @@ public final class SyncRunner {
   }
 
   /**
-   * Copies tables again. When only some tables are named and the sync's checkpoint and its binlog
-   * position are still readable, their Iceberg tables are dropped and copied again while the other
-   * tables resume from the checkpoint (nothing lost). Otherwise (all tables, or the binlog position
-   * was purged) the sync starts over: it forgets its checkpoints and state, copies the given tables
-   * again (all when empty), replacing their contents, and reads the binlog from now on; tables not
-   * copied again then keep their rows but miss the changes made while the binlog was lost.
+   * Copies tables again; a table of a route is copied with every table of its route, since they
+   * share one Iceberg table. When only some tables are named and the sync's checkpoint and its
+   * binlog position are still readable, their Iceberg tables are dropped and copied again while the
+   * other tables resume from the checkpoint (nothing lost). Otherwise (all tables, or the binlog
+   * position was purged) the sync starts over: it forgets its checkpoints and state, copies the
+   * given tables again (all when empty), replacing their contents, and reads the binlog from now
+   * on; tables not copied again then keep their rows but miss the changes made while the binlog was
+   * lost.
    *
    * @throws FloeException BAD_INPUT when a named table is not among the synced ones
    */
-  public RunningSync resnapshot(SyncOptions options, List<String> tables) {
+  public RunningSync resnapshot(SyncOptions options, List<String> named) {
     // before the state is forgotten: a job still running on a cluster would keep writing
     cluster.ifPresent(remote -> remote.requireNotRunning(jobName(options)));
+    SyncTargets targets = SyncTargets.of(options.selection());
+    List<String> tables = new java.util.ArrayList<>();
     try (Connection connection = connections.open(options.source().withoutDatabase())) {
       List<String> synced =
           new SourceSchemaReader()
               .read(connection, options.selection()).stream()
                   .map(SourceTable::qualifiedName)
                   .toList();
-      for (String table : tables) {
+      for (String table : named) {
         if (!synced.contains(table)) {
           throw FloeException.badInput(
               "--resnapshot names "
@@ -285,6 +289,22 @@ public final class SyncRunner {
                   + String.join(", ", synced)
                   + "). Name tables as database.table.");
         }
+        // A route's tables share one Iceberg table: they are copied again together.
+        TableIdentifier identifier = targets.identifier(table);
+        List<String> sharing =
+            targets.route(table).isPresent()
+                ? synced.stream()
+                    .filter(other -> targets.identifier(other).equals(identifier))
+                    .toList()
+                : List.of(table);
+        if (sharing.size() > 1) {
+          LOG.info(
+              "--resnapshot {}: copying every table of its route into {} again: {}",
+              table,
+              identifier,
+              sharing);
+        }
+        sharing.stream().filter(other -> !tables.contains(other)).forEach(tables::add);
       }
     } catch (SQLException e) {
       throw MySqlConnections.explain(options.source(), e).toException(e);
@@ -301,7 +321,7 @@ public final class SyncRunner {
       // tables (a stopped table may have a schema MySQL no longer maps to), and let the others
       // go on from their checkpoint, losing nothing.
       for (String table : tables) {
-        TableIdentifier identifier = SyncTargets.of(options.selection()).identifier(table);
+        TableIdentifier identifier = targets.identifier(table);
         if (catalog.catalog().tableExists(identifier)) {
           catalog.catalog().dropTable(identifier, true);
           LOG.info("--resnapshot {}: dropped {} to copy it again", table, identifier);
@@ -428,7 +448,7 @@ public final class SyncRunner {
         options,
         timeZone,
         SyncTargets.of(options.selection()),
-        List.copyOf(targets.keySet()),
+        targets.values().stream().map(TableIdentifier::toString).distinct().toList(),
         new CatalogLoader(catalog.name(), catalog.properties()),
         state,
         overlapBound);

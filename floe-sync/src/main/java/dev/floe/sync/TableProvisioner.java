@@ -2,13 +2,17 @@ package dev.floe.sync;
 
 import dev.floe.core.error.FloeException;
 import dev.floe.core.sync.PartitionSpecs;
+import dev.floe.core.sync.RouteSchema;
 import dev.floe.core.sync.SourceTable;
 import dev.floe.core.sync.SyncProperties;
+import dev.floe.core.sync.TableRoute;
 import dev.floe.core.sync.TableSelection;
 import dev.floe.core.sync.TypeMapping;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -18,12 +22,16 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Creates the Iceberg table of each source table (format v2, identifier fields = primary key), or
  * checks that an existing one still has the source's columns.
  */
 public final class TableProvisioner {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TableProvisioner.class);
 
   /** The table property naming the MySQL table a synced table comes from. */
   public static final String SOURCE_PROPERTY = SyncProperties.SOURCE_TABLE;
@@ -48,37 +56,105 @@ public final class TableProvisioner {
       TableSelection selection,
       Map<String, String> partitions,
       boolean resuming) {
+    requirePartitionedTablesExist(tables, selection, partitions);
+    SyncTargets targets = SyncTargets.of(selection);
+    Map<TableIdentifier, List<SourceTable>> byTarget = new LinkedHashMap<>();
+    for (SourceTable source : tables) {
+      byTarget
+          .computeIfAbsent(targets.identifier(source.qualifiedName()), target -> new ArrayList<>())
+          .add(source);
+    }
+    for (TableRoute route : selection.routes()) {
+      if (tables.stream().noneMatch(table -> route.matches(table.qualifiedName()))) {
+        LOG.warn(
+            "route '{}' matches none of the synced tables yet; tables created later that match"
+                + " it will land in {}",
+            route.text(),
+            route.target());
+      }
+    }
+    Map<String, TableIdentifier> provisioned = new LinkedHashMap<>();
+    for (Map.Entry<TableIdentifier, List<SourceTable>> target : byTarget.entrySet()) {
+      TableIdentifier identifier = target.getKey();
+      List<SourceTable> sources = target.getValue();
+      Optional<TableRoute> route = selection.routeOf(sources.get(0).qualifiedName());
+      requireOneKind(identifier, sources, selection);
+      Schema schema =
+          route.isPresent()
+              ? RouteSchema.union(route.get().text(), sources)
+              : TypeMapping.icebergSchema(sources.get(0));
+      String name = route.map(TableRoute::target).orElse(sources.get(0).qualifiedName());
+      String label =
+          route.map(r -> "the tables of route '" + r.text() + "'").orElse("MySQL table " + name);
+      PartitionSpec spec =
+          partitions.containsKey(name)
+              ? PartitionSpecs.parse(name, partitions.get(name), schema)
+              : PartitionSpec.unpartitioned();
+      String sourceProperty =
+          route.map(r -> r.pattern().pattern()).orElse(sources.get(0).qualifiedName());
+      if (catalog.tableExists(identifier)) {
+        check(catalog.loadTable(identifier), name, label, schema, spec, resuming);
+      } else {
+        try {
+          create(catalog, identifier, sourceProperty, schema, spec, Map.of());
+        } catch (AlreadyExistsException createdConcurrently) {
+          check(catalog.loadTable(identifier), name, label, schema, spec, resuming);
+        }
+      }
+      sources.forEach(source -> provisioned.put(source.qualifiedName(), identifier));
+    }
+    return provisioned;
+  }
+
+  /** sync.partitions names synced tables that are not routed, or routes' Iceberg tables. */
+  private static void requirePartitionedTablesExist(
+      List<SourceTable> tables, TableSelection selection, Map<String, String> partitions) {
+    List<String> unrouted =
+        tables.stream()
+            .map(SourceTable::qualifiedName)
+            .filter(name -> selection.routeOf(name).isEmpty())
+            .toList();
+    List<String> routed = selection.routes().stream().map(TableRoute::target).toList();
     for (String configured : partitions.keySet()) {
-      if (tables.stream().noneMatch(table -> table.qualifiedName().equals(configured))) {
+      if (!unrouted.contains(configured) && !routed.contains(configured)) {
         throw FloeException.badInput(
             "sync.partitions names "
                 + configured
                 + ", which is not among the synced tables ("
-                + String.join(", ", tables.stream().map(SourceTable::qualifiedName).toList())
-                + "). Use the MySQL name database.table of a synced table.");
+                + String.join(", ", unrouted)
+                + (routed.isEmpty() ? "" : "; routes' tables: " + String.join(", ", routed))
+                + "). Use the MySQL name database.table of a synced table, or the Iceberg"
+                + " namespace.table of a route.");
       }
     }
-    Map<String, TableIdentifier> targets = new LinkedHashMap<>();
-    for (SourceTable source : tables) {
-      Schema schema = TypeMapping.icebergSchema(source);
-      PartitionSpec spec =
-          partitions.containsKey(source.qualifiedName())
-              ? PartitionSpecs.parse(
-                  source.qualifiedName(), partitions.get(source.qualifiedName()), schema)
-              : PartitionSpec.unpartitioned();
-      TableIdentifier identifier = SyncTargets.of(selection).identifier(source.qualifiedName());
-      if (catalog.tableExists(identifier)) {
-        check(catalog.loadTable(identifier), source, schema, spec, resuming);
-      } else {
-        try {
-          create(catalog, identifier, source.qualifiedName(), schema, spec, Map.of());
-        } catch (AlreadyExistsException createdConcurrently) {
-          check(catalog.loadTable(identifier), source, schema, spec, resuming);
-        }
-      }
-      targets.put(source.qualifiedName(), identifier);
+  }
+
+  /**
+   * Refuses tables that would share an Iceberg table without a route (same table name in several
+   * databases with one target namespace), or a route's table that is also an unrouted table's.
+   */
+  private static void requireOneKind(
+      TableIdentifier identifier, List<SourceTable> sources, TableSelection selection) {
+    List<String> unrouted =
+        sources.stream()
+            .map(SourceTable::qualifiedName)
+            .filter(name -> selection.routeOf(name).isEmpty())
+            .toList();
+    if (unrouted.isEmpty() || sources.size() == 1) {
+      return;
     }
-    return targets;
+    throw FloeException.badInput(
+        String.join(", ", sources.stream().map(SourceTable::qualifiedName).toList())
+            + " would all land in Iceberg table "
+            + identifier
+            + (unrouted.size() == sources.size()
+                ? " (--target-namespace puts every table in one namespace)"
+                : " (a route's table has the name of " + String.join(", ", unrouted) + ")")
+            + ", and rows with equal keys would overwrite each other. Merge them on purpose with"
+            + " --route 'REGEX -> "
+            + identifier
+            + "' (the rows keep their source in _source_db and _source_table), or give them"
+            + " different Iceberg tables.");
   }
 
   /** A spec as text with column names, comparable across field ids: "day(created_at), ...". */
@@ -140,7 +216,8 @@ public final class TableProvisioner {
 
   private static void check(
       Table table,
-      SourceTable source,
+      String source,
+      String label,
       Schema expected,
       PartitionSpec expectedSpec,
       boolean resuming) {
@@ -153,7 +230,7 @@ public final class TableProvisioner {
               + "] but the configuration asks for ["
               + describe(expectedSpec)
               + "] (sync.partitions for "
-              + source.qualifiedName()
+              + source
               + "). Change sync.partitions to match, or evolve the table's partitioning with"
               + " ALTER TABLE first.");
     }
@@ -161,8 +238,8 @@ public final class TableProvisioner {
       throw FloeException.badInput(
           "Iceberg table "
               + table.name()
-              + " exists but its columns differ from MySQL table "
-              + source.qualifiedName()
+              + " exists but its columns differ from "
+              + label
               + " (Iceberg: "
               + String.join(", ", columns(table.schema()))
               + "; MySQL maps to: "

@@ -1,5 +1,6 @@
 package dev.floe.sync;
 
+import dev.floe.core.sync.RouteSchema;
 import dev.floe.testing.MariaDbServer;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
@@ -49,10 +50,19 @@ public final class LakeComparison {
       }
     }
     List<String> expressions = new ArrayList<>();
+    // A route's table: its source columns name the MySQL table, and columns only other routed
+    // tables have are null.
+    boolean routed = RouteSchema.isRouted(schema);
     for (Types.NestedField column : schema.columns()) {
       String name = "`" + column.name() + "`";
       String dataType = dataTypes.getOrDefault(column.name(), "");
-      if (dataType.startsWith("bit:") && column.type().typeId() == Type.TypeID.BINARY) {
+      if (routed && column.name().equals(RouteSchema.DATABASE_COLUMN)) {
+        expressions.add("'" + database + "'");
+      } else if (routed && column.name().equals(RouteSchema.TABLE_COLUMN)) {
+        expressions.add("'" + table + "'");
+      } else if (routed && dataType.isEmpty()) {
+        expressions.add("NULL");
+      } else if (dataType.startsWith("bit:") && column.type().typeId() == Type.TypeID.BINARY) {
         int bytes = (Integer.parseInt(dataType.substring(4)) + 7) / 8;
         expressions.add("LOWER(LPAD(HEX(" + name + "), " + bytes * 2 + ", '0'))");
       } else {
@@ -109,11 +119,25 @@ public final class LakeComparison {
    */
   public static java.util.Optional<String> difference(
       MariaDbServer server, String database, String table, Table lake) throws Exception {
-    TreeMap<String, String> expected;
-    try {
-      expected = mysqlRows(server, database, table, lake.schema());
-    } catch (java.sql.SQLException columnsNotThereYet) {
-      return java.util.Optional.of(columnsNotThereYet.getMessage());
+    return difference(server, List.of(database + "." + table), lake);
+  }
+
+  /**
+   * How the rows of several MySQL tables ({@code database.table}) routed into one Iceberg table
+   * differ from it, or empty when they are equal.
+   */
+  public static java.util.Optional<String> difference(
+      MariaDbServer server, List<String> sources, Table lake) throws Exception {
+    lake.refresh();
+    TreeMap<String, String> expected = new TreeMap<>();
+    for (String source : sources) {
+      int dot = source.indexOf('.');
+      try {
+        expected.putAll(
+            mysqlRows(server, source.substring(0, dot), source.substring(dot + 1), lake.schema()));
+      } catch (java.sql.SQLException columnsNotThereYet) {
+        return java.util.Optional.of(columnsNotThereYet.getMessage());
+      }
     }
     TreeMap<String, String> actual = lakeRows(lake);
     if (expected.equals(actual)) {

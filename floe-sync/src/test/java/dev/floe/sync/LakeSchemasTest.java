@@ -26,7 +26,8 @@ class LakeSchemasTest {
   private static final SourceColumn A = new SourceColumn("a", "int", "int", true, 10, 0);
   private static final SourceColumn B = new SourceColumn("b", "int", "int", true, 10, 0);
   private static final SourceColumn C = new SourceColumn("c", "int", "int", true, 10, 0);
-  private static final SyncTargets TARGETS = new SyncTargets(List.of("shop\\..*"), List.of(), "");
+  private static final SyncTargets TARGETS =
+      new SyncTargets(List.of("shop\\..*"), List.of(), "", List.of());
 
   @TempDir Path directory;
 

@@ -23,6 +23,8 @@ import java.util.Optional;
  *     day(created_at), bucket(16, id)}) for the tables sync creates
  * @param flink {@code HOST:PORT} of a Flink cluster's REST endpoint that runs the binlog job; empty
  *     = a local Flink (MiniCluster) in the {@code floe sync} process
+ * @param routes {@code REGEX -> NAMESPACE.TABLE}: the synced tables matching REGEX land in one
+ *     Iceberg table
  */
 public record SyncSettings(
     List<String> tables,
@@ -34,7 +36,8 @@ public record SyncSettings(
     Optional<String> serverTimeZone,
     long snapshotRowsPerSecond,
     Map<String, String> partitions,
-    Optional<String> flink) {
+    Optional<String> flink,
+    List<String> routes) {
 
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
   public static final int DEFAULT_PARALLELISM = 2;
@@ -48,6 +51,7 @@ public record SyncSettings(
     requireNonNull(serverTimeZone, "serverTimeZone is null");
     partitions = Map.copyOf(requireNonNull(partitions, "partitions is null"));
     requireNonNull(flink, "flink is null");
+    routes = List.copyOf(requireNonNull(routes, "routes is null"));
   }
 
   public static SyncSettings defaults() {
@@ -61,6 +65,7 @@ public record SyncSettings(
         Optional.empty(),
         0,
         Map.of(),
-        Optional.empty());
+        Optional.empty(),
+        List.of());
   }
 }
