@@ -51,10 +51,7 @@ public final class SyncProgress {
     sources.forEach(
         (identifier, routed) -> {
           // a route's tables share one Iceberg table: one line for all of them
-          String label =
-              routed.size() == 1
-                  ? routed.get(0)
-                  : identifier + " (" + routed.size() + " routed tables)";
+          String label = routed.size() == 1 ? routed.get(0) : identifier + " (route)";
           this.tables.put(label, identifier);
           this.estimates.put(
               label, routed.stream().mapToLong(table -> bySource.getOrDefault(table, 0L)).sum());

@@ -167,6 +167,18 @@ class ShardedRouteITCase {
           .containsExactly(
               "id", "note", "customer", "coupon", "qty", "region", "_source_db", "_source_table");
       assertThat(orders.currentSnapshot().summary()).containsKey(SyncSummary.BINLOG_FILE);
+      // one progress line for the route's shards, one for the table outside it
+      java.io.StringWriter progress = new java.io.StringWriter();
+      new SyncProgress(
+              catalog,
+              sync.tables(),
+              new MySqlConnections(Duration.ofSeconds(10)),
+              options().source())
+          .report(new java.io.PrintWriter(progress));
+      assertThat(progress.toString().lines())
+          .hasSize(2)
+          .anyMatch(line -> line.startsWith("  " + first + ".orders (route)  "))
+          .anyMatch(line -> line.startsWith("  " + first + ".customers  "));
     }
 
     // Stopped: a change meanwhile, then --resnapshot of one shard copies its whole route again
