@@ -73,9 +73,26 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
       schemas = new LakeSchemas(catalogLoader.open(), targets);
     }
     if (envelope.schema().field("op") == null) {
-      DdlEvent.of(envelope)
-          .filter(event -> !inRecopy(event.qualifiedName(), event.position()))
-          .ifPresent(schemas::apply);
+      Optional<DdlEvent> ddl =
+          DdlEvent.of(envelope).filter(event -> !inRecopy(event.qualifiedName(), event.position()));
+      if (ddl.isPresent()) {
+        BinlogPosition at = ddl.get().position();
+        schemas
+            .apply(ddl.get())
+            .ifPresent(
+                emptied ->
+                    out.collect(
+                        new ChangeRecord(
+                            emptied.key,
+                            ChangeRecord.Operation.TRUNCATE,
+                            new Object[0],
+                            emptied.key,
+                            emptied.schema.schemaId(),
+                            emptied.versionAt(at),
+                            at.file(),
+                            at.position(),
+                            0)));
+      }
       return;
     }
     Struct sourceInfo = envelope.getStruct("source");
@@ -149,7 +166,7 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
         values,
         routingKey(lake, values),
         lake.schema.schemaId(),
-        lake.version,
+        lake.versionAt(at),
         at.file(),
         at.position(),
         from.millis());

@@ -23,7 +23,12 @@ public final class ChangeRecord {
      */
     UPSERT,
     /** Delete the row with this row's key. */
-    DELETE
+    DELETE,
+    /**
+     * TRUNCATE TABLE: the table is emptied before the rows of this record's schema version (no
+     * values; routed by the table alone).
+     */
+    TRUNCATE
   }
 
   private final String table;

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
@@ -26,10 +27,13 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.DeleteFiles;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
@@ -102,6 +106,16 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     /** The UUID of the Iceberg table each table's files were written for. */
     final Map<String, String> tableUuids = new HashMap<>();
 
+    /** Per table, the schema versions that begin with a TRUNCATE TABLE (null in older state). */
+    private Map<String, TreeSet<Integer>> truncations;
+
+    Map<String, TreeSet<Integer>> truncations() {
+      if (truncations == null) {
+        truncations = new HashMap<>();
+      }
+      return truncations;
+    }
+
     BinlogPosition position = BinlogPosition.NONE;
     long sourceMillis;
   }
@@ -172,12 +186,20 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     committable
         .table()
         .ifPresent(
-            table ->
+            table -> {
+              if (committable.truncate()) {
+                checkpoint
+                    .truncations()
+                    .computeIfAbsent(table, name -> new TreeSet<>())
+                    .add(committable.schemaVersion());
+              } else {
                 checkpoint
                     .results
                     .computeIfAbsent(table, name -> new TreeMap<>())
                     .computeIfAbsent(committable.schemaVersion(), version -> new ArrayList<>())
-                    .add(committable.writeResult()));
+                    .add(committable.writeResult());
+              }
+            });
     committable
         .table()
         .ifPresent(table -> checkpoint.tableUuids.put(table, committable.tableUuid()));
@@ -198,11 +220,24 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   private void commitUpTo(long checkpointId) {
     NavigableMap<Long, Checkpoint> ready = checkpoints.headMap(checkpointId, true);
     for (Map.Entry<Long, Checkpoint> entry : ready.entrySet()) {
-      for (Map.Entry<String, TreeMap<Integer, List<WriteResult>>> table :
-          entry.getValue().results.entrySet()) {
+      Checkpoint checkpoint = entry.getValue();
+      java.util.Set<String> tables = new java.util.TreeSet<>(checkpoint.results.keySet());
+      tables.addAll(checkpoint.truncations().keySet());
+      for (String table : tables) {
+        TreeMap<Integer, List<WriteResult>> files =
+            checkpoint.results.getOrDefault(table, new TreeMap<>());
+        TreeSet<Integer> truncated = checkpoint.truncations().getOrDefault(table, new TreeSet<>());
+        TreeSet<Integer> versions = new TreeSet<>(files.keySet());
+        versions.addAll(truncated);
         int part = 0;
-        for (List<WriteResult> results : table.getValue().values()) {
-          commit(table.getKey(), results, new CommitMark(entry.getKey(), part++), entry.getValue());
+        for (int version : versions) {
+          // a TRUNCATE empties the table after the rows before it and before the rows after it
+          if (truncated.contains(version)) {
+            truncate(table, new CommitMark(entry.getKey(), part++), checkpoint);
+          }
+          if (files.containsKey(version)) {
+            commit(table, files.get(version), new CommitMark(entry.getKey(), part++), checkpoint);
+          }
         }
       }
       // The binlog is one ordered stream: once a checkpoint is committed, every table is complete
@@ -216,8 +251,12 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     ready.clear();
   }
 
-  private void commit(
-      String tableKey, List<WriteResult> results, CommitMark mark, Checkpoint checkpoint) {
+  /**
+   * The table a part goes to, or empty when it must not be committed: the table was made again
+   * since (a --resnapshot), or its history already holds the part.
+   */
+  private java.util.Optional<Table> target(
+      String tableKey, CommitMark mark, Checkpoint checkpoint) {
     Table table = catalog.loadTable(SyncTargets.lakeTable(tableKey));
     String writtenFor = checkpoint.tableUuids.get(tableKey);
     if (writtenFor != null && !writtenFor.equals(table.uuid().toString())) {
@@ -227,19 +266,63 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
           "{}: skipping checkpoint {} written for an earlier table of that name",
           table.name(),
           mark.checkpoint());
-      return;
+      return java.util.Optional.empty();
     }
     CommitMark lastCommitted = committed.computeIfAbsent(tableKey, name -> lastCommit(table));
-    long checkpointId = mark.checkpoint();
     if (lastCommitted.compareTo(mark) >= 0) {
       LOG.info(
           "{}: checkpoint {} part {} of sync {} is already committed",
           table.name(),
-          checkpointId,
+          mark.checkpoint(),
           mark.part(),
           syncId);
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(table);
+  }
+
+  /** Records the sync, checkpoint, part and binlog progress in the commit's summary. */
+  private void stamp(SnapshotUpdate<?> update, CommitMark mark, Checkpoint checkpoint) {
+    String checkpointId = Long.toString(mark.checkpoint());
+    update.set(SyncSummary.SYNC_ID, syncId);
+    update.set(SyncSummary.CHECKPOINT_ID, checkpointId);
+    update.set(SyncSummary.CHECKPOINT_PART, Integer.toString(mark.part()));
+    update.set(SyncSummary.FLINK_JOB_ID, syncId);
+    update.set(SyncSummary.FLINK_MAX_COMMITTED_CHECKPOINT_ID, checkpointId);
+    if (!checkpoint.position.file().isEmpty()) {
+      update.set(SyncSummary.BINLOG_FILE, checkpoint.position.file());
+      update.set(SyncSummary.BINLOG_POSITION, Long.toString(checkpoint.position.position()));
+      update.set(SyncSummary.SOURCE_WATERMARK_MS, Long.toString(checkpoint.sourceMillis));
+    }
+  }
+
+  /** Empties the table: a TRUNCATE TABLE reached at this part of the checkpoint. */
+  private void truncate(String tableKey, CommitMark mark, Checkpoint checkpoint) {
+    java.util.Optional<Table> found = target(tableKey, mark, checkpoint);
+    if (found.isEmpty()) {
       return;
     }
+    Table table = found.get();
+    DeleteFiles delete = table.newDelete().deleteFromRowFilter(Expressions.alwaysTrue());
+    stamp(delete, mark, checkpoint);
+    delete.commit();
+    committed.put(tableKey, mark);
+    metrics(tableKey).commits.inc();
+    LOG.info(
+        "{}: emptied by TRUNCATE TABLE at checkpoint {} part {}",
+        table.name(),
+        mark.checkpoint(),
+        mark.part());
+  }
+
+  private void commit(
+      String tableKey, List<WriteResult> results, CommitMark mark, Checkpoint checkpoint) {
+    java.util.Optional<Table> found = target(tableKey, mark, checkpoint);
+    if (found.isEmpty()) {
+      return;
+    }
+    Table table = found.get();
+    long checkpointId = mark.checkpoint();
     RowDelta rowDelta = table.newRowDelta();
     int dataFiles = 0;
     int deleteFiles = 0;
@@ -261,18 +344,7 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     if (!referenced.isEmpty()) {
       rowDelta.validateDataFilesExist(referenced);
     }
-    rowDelta
-        .set(SyncSummary.SYNC_ID, syncId)
-        .set(SyncSummary.CHECKPOINT_ID, Long.toString(checkpointId))
-        .set(SyncSummary.CHECKPOINT_PART, Integer.toString(mark.part()))
-        .set(SyncSummary.FLINK_JOB_ID, syncId)
-        .set(SyncSummary.FLINK_MAX_COMMITTED_CHECKPOINT_ID, Long.toString(checkpointId));
-    if (!checkpoint.position.file().isEmpty()) {
-      rowDelta
-          .set(SyncSummary.BINLOG_FILE, checkpoint.position.file())
-          .set(SyncSummary.BINLOG_POSITION, Long.toString(checkpoint.position.position()))
-          .set(SyncSummary.SOURCE_WATERMARK_MS, Long.toString(checkpoint.sourceMillis));
-    }
+    stamp(rowDelta, mark, checkpoint);
     rowDelta.commit();
     committed.put(tableKey, mark);
     long rows = 0;

@@ -78,16 +78,23 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
       segment = new Segment(change.schemaVersion(), newWriter(change.table(), change.schemaId()));
       writers.put(change.table(), segment);
     }
+    if (!change.binlogFile().isEmpty()) {
+      position = position.max(new BinlogPosition(change.binlogFile(), change.binlogPosition()));
+      sourceMillis = Math.max(sourceMillis, change.sourceMillis());
+    }
+    if (change.operation() == ChangeRecord.Operation.TRUNCATE) {
+      closed.add(
+          new TableCommittable.Pending(
+              change.table(), change.schemaVersion(), tableUuid(change.table()), null, true));
+      return;
+    }
     DeltaTaskWriter writer = segment.writer();
     Record row = toRecord(writer, change.values());
     switch (change.operation()) {
       case INSERT -> writer.write(row);
       case UPSERT -> writer.upsert(row);
       case DELETE -> writer.delete(row);
-    }
-    if (!change.binlogFile().isEmpty()) {
-      position = position.max(new BinlogPosition(change.binlogFile(), change.binlogPosition()));
-      sourceMillis = Math.max(sourceMillis, change.sourceMillis());
+      default -> throw new IllegalStateException("unexpected " + change.operation());
     }
   }
 

@@ -126,6 +126,28 @@ final class LakeSchemas {
       fields.clear();
     }
 
+    /**
+     * The schema version a change at this position belongs to: the current one, or for a change
+     * replayed from before a DDL or TRUNCATE, the version of its time.
+     */
+    int versionAt(BinlogPosition position) {
+      if (history.isEmpty() || position.compareTo(schemaPosition) > 0) {
+        return version;
+      }
+      int at = -1;
+      for (HistoryEntry entry : history) {
+        if (entry.since().compareTo(position) <= 0) {
+          at++;
+        }
+      }
+      return Math.max(0, at);
+    }
+
+    /** Whether a schema version (a DDL or TRUNCATE applied) starts at this position. */
+    boolean versionStartsAt(BinlogPosition position) {
+      return history.stream().anyMatch(entry -> entry.since().equals(position));
+    }
+
     /** Whether a change at this position is past the point the table stopped at. */
     boolean stoppedBefore(BinlogPosition position) {
       return stoppedAt != null && position.compareTo(stoppedAt) > 0;
@@ -267,17 +289,47 @@ final class LakeSchemas {
     return Optional.of(table);
   }
 
-  /** Applies a DDL the binlog reader reached. */
-  void apply(DdlEvent event) {
+  /**
+   * Applies a DDL the binlog reader reached.
+   *
+   * @return the table a TRUNCATE TABLE empties: the reader sends it a truncate record (also for a
+   *     TRUNCATE replayed after a restore, whose record may not have been committed then)
+   */
+  Optional<LakeTable> apply(DdlEvent event) {
     String source = event.qualifiedName();
     if (!targets.matches(source)) {
-      return;
+      return Optional.empty();
     }
     Optional<LakeTable> known = table(source);
-    if (known.isPresent()
-        && (known.get().stoppedAt != null
-            || event.position().compareTo(known.get().schemaPosition) <= 0)) {
-      return; // stopped, or a DDL applied before a restore
+    boolean truncate =
+        event.kind() == DdlEvent.Kind.OTHER
+            && event.ddl().trim().regionMatches(true, 0, "TRUNCATE", 0, 8);
+    if (known.isPresent() && known.get().stoppedBefore(event.position())) {
+      return Optional.empty();
+    }
+    if (known.isPresent() && event.position().compareTo(known.get().schemaPosition) <= 0) {
+      // applied before a restore
+      return truncate && known.get().versionStartsAt(event.position()) ? known : Optional.empty();
+    }
+    if (known.isPresent() && known.get().stoppedAt != null) {
+      return Optional.empty();
+    }
+    if (truncate && known.isPresent()) {
+      if (known.get().routed) {
+        LOG.warn(
+            "{}: `{}` at binlog {} is not applied to {}, which it shares with the other tables of"
+                + " route '{}'; the table's rows stay until deleted (or copy the route again with"
+                + " floe sync --resnapshot {})",
+            source,
+            event.ddl(),
+            event.position().text(),
+            known.get().key,
+            known.get().source,
+            source);
+        return Optional.empty();
+      }
+      truncate(known.get(), event);
+      return known;
     }
     switch (event.kind()) {
       case CREATE -> {
@@ -308,17 +360,38 @@ final class LakeSchemas {
                 }
               });
       case OTHER -> {
-        if (known.isPresent() && event.ddl().trim().regionMatches(true, 0, "TRUNCATE", 0, 8)) {
-          LOG.warn(
-              "{}: `{}` at binlog {} is not applied to the Iceberg table; its rows stay until"
-                  + " deleted (or copy the table again with floe sync --resnapshot {})",
-              source,
-              event.ddl(),
-              event.position().text(),
-              source);
-        }
+        // comments, indexes and the like change nothing Iceberg holds
       }
     }
+    return Optional.empty();
+  }
+
+  /**
+   * Starts a new schema version at the TRUNCATE (same schema): the committer empties the table
+   * after the rows of the versions before and before the rows of this one.
+   */
+  private void truncate(LakeTable table, DdlEvent event) {
+    commit(
+        table,
+        event,
+        transaction -> {
+          List<HistoryEntry> history = new ArrayList<>(table.history);
+          if (history.isEmpty()) {
+            history.add(new HistoryEntry(BinlogPosition.NONE, table.schema.schemaId()));
+          }
+          history.add(new HistoryEntry(event.position(), table.schema.schemaId()));
+          transaction
+              .updateProperties()
+              .set(SyncProperties.SCHEMA_POSITION, event.position().text())
+              .set(SyncProperties.SCHEMA_HISTORY, HistoryEntry.format(history))
+              .commit();
+        });
+    LOG.info(
+        "{}: `{}` (binlog {}) empties {} at its place among the changes",
+        table.source,
+        event.ddl(),
+        event.position().text(),
+        table.table.name());
   }
 
   private void create(DdlEvent event) {

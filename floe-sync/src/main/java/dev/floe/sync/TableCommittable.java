@@ -22,6 +22,7 @@ final class TableCommittable implements Serializable {
   private final String table;
   private final int schemaVersion;
   private final String tableUuid;
+  private final boolean truncate;
   private final byte[] writeResult;
   private final String binlogFile;
   private final long binlogPosition;
@@ -32,6 +33,7 @@ final class TableCommittable implements Serializable {
       String table,
       int schemaVersion,
       String tableUuid,
+      boolean truncate,
       byte[] writeResult,
       String binlogFile,
       long binlogPosition,
@@ -40,14 +42,23 @@ final class TableCommittable implements Serializable {
     this.table = table;
     this.schemaVersion = schemaVersion;
     this.tableUuid = tableUuid;
+    this.truncate = truncate;
     this.writeResult = writeResult;
     this.binlogFile = binlogFile;
     this.binlogPosition = binlogPosition;
     this.sourceMillis = sourceMillis;
   }
 
-  /** Files of one table and schema version, closed but not yet handed on. */
-  record Pending(String table, int schemaVersion, String tableUuid, WriteResult result) {}
+  /**
+   * Files of one table and schema version, closed but not yet handed on; or, with {@code truncate}
+   * and no result, a TRUNCATE TABLE that empties the table before the files of that version.
+   */
+  record Pending(
+      String table, int schemaVersion, String tableUuid, WriteResult result, boolean truncate) {
+    Pending(String table, int schemaVersion, String tableUuid, WriteResult result) {
+      this(table, schemaVersion, tableUuid, result, false);
+    }
+  }
 
   static TableCommittable files(
       long checkpointId, Pending files, BinlogPosition position, long sourceMillis) {
@@ -56,7 +67,8 @@ final class TableCommittable implements Serializable {
         files.table(),
         files.schemaVersion(),
         files.tableUuid(),
-        serialize(files.result()),
+        files.truncate(),
+        files.truncate() ? new byte[0] : serialize(files.result()),
         position.file(),
         position.position(),
         sourceMillis);
@@ -64,14 +76,27 @@ final class TableCommittable implements Serializable {
 
   static TableCommittable progress(long checkpointId, BinlogPosition position, long sourceMillis) {
     return new TableCommittable(
-        checkpointId, "", 0, "", new byte[0], position.file(), position.position(), sourceMillis);
+        checkpointId,
+        "",
+        0,
+        "",
+        false,
+        new byte[0],
+        position.file(),
+        position.position(),
+        sourceMillis);
   }
 
   long checkpointId() {
     return checkpointId;
   }
 
-  /** The source table ({@code database.table}), empty for progress-only messages. */
+  /** Whether this empties the table (a TRUNCATE TABLE) before the files of its version. */
+  boolean truncate() {
+    return truncate;
+  }
+
+  /** The Iceberg table ({@code namespace.table}), empty for progress-only messages. */
   Optional<String> table() {
     return table.isEmpty() ? Optional.empty() : Optional.of(table);
   }

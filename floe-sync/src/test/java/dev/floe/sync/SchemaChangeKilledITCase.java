@@ -37,7 +37,8 @@ class SchemaChangeKilledITCase {
   @TempDir Path directory;
 
   @Test
-  void killedBetweenADdlAndTheRowsAfterItResumesExactlyOnce(MariaDbServer server) throws Exception {
+  void killedBetweenADdlOrTruncateAndTheRowsAfterItResumesExactlyOnce(MariaDbServer server)
+      throws Exception {
     String database = server.createDatabase("ddlkill");
     String table = "`" + database + "`.t";
     server.execute(
@@ -46,7 +47,9 @@ class SchemaChangeKilledITCase {
             + table
             + " SELECT seq, seq, CONCAT('b', seq) FROM `"
             + database
-            + "`.seq_1_to_100");
+            + "`.seq_1_to_100",
+        "CREATE TABLE `" + database + "`.u (id INT PRIMARY KEY, v INT)",
+        "INSERT INTO `" + database + "`.u SELECT seq, seq FROM `" + database + "`.seq_1_to_50");
     Path data = directory.resolve("data");
     Files.createDirectories(data);
     String url = server.sourceUrl("root", "", "");
@@ -64,7 +67,13 @@ class SchemaChangeKilledITCase {
       }
       awaitEqual(server, catalog, database);
 
+      // a TRUNCATE between rows of u, then the DDL on t: both reach the lake before the kill
+      String u = "`" + database + "`.u";
       server.execute(
+          "UPDATE " + u + " SET v = -v WHERE id <= 5",
+          "TRUNCATE TABLE " + u,
+          "INSERT INTO " + u + " VALUES (500, 1), (501, 2)",
+          "UPDATE " + u + " SET v = 3 WHERE id = 501",
           "UPDATE " + table + " SET b = CONCAT(b, ' before') WHERE id <= 10",
           "ALTER TABLE " + table + " ADD COLUMN c INT, RENAME COLUMN b TO bb",
           "UPDATE " + table + " SET c = id, bb = CONCAT(bb, ' after') WHERE id > 5 AND id <= 20",
@@ -82,6 +91,11 @@ class SchemaChangeKilledITCase {
           .as("killed before the rows around the DDL were committed")
           .doesNotContainKey("1000/")
           .containsKey("2/");
+      Table truncated = catalog.catalog().loadTable(TableIdentifier.of(database, "u"));
+      assertThat(truncated.properties()).containsKey(SyncProperties.SCHEMA_POSITION);
+      assertThat(LakeComparison.lakeRows(truncated))
+          .as("killed before the TRUNCATE emptied the Iceberg table")
+          .hasSize(50);
     } finally {
       first.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
     }
@@ -89,6 +103,11 @@ class SchemaChangeKilledITCase {
     Process second = SyncProcess.start(data, url, database, 1000, 0, CHECKPOINTS);
     try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), data)) {
       awaitEqual(server, catalog, database);
+      awaitEqual(server, catalog, database, "u");
+      assertThat(
+              LakeComparison.lakeRows(
+                  catalog.catalog().loadTable(TableIdentifier.of(database, "u"))))
+          .containsOnlyKeys("500/", "501/");
       assertThat(lakeTable(catalog, database).schema().columns())
           .extracting(column -> column.name())
           .containsExactly("id", "a", "bb", "c");
@@ -109,14 +128,19 @@ class SchemaChangeKilledITCase {
 
   private static void awaitEqual(MariaDbServer server, FloeCatalog catalog, String database)
       throws Exception {
+    awaitEqual(server, catalog, database, "t");
+  }
+
+  private static void awaitEqual(
+      MariaDbServer server, FloeCatalog catalog, String database, String table) throws Exception {
     Instant deadline = Instant.now().plus(DEADLINE);
     String difference = "no Iceberg table";
     while (Instant.now().isBefore(deadline)) {
-      TableIdentifier identifier = TableIdentifier.of(database, "t");
+      TableIdentifier identifier = TableIdentifier.of(database, table);
       if (catalog.catalog().tableExists(identifier)) {
         Optional<String> found =
             LakeComparison.difference(
-                server, database, "t", catalog.catalog().loadTable(identifier));
+                server, database, table, catalog.catalog().loadTable(identifier));
         if (found.isEmpty()) {
           return;
         }
