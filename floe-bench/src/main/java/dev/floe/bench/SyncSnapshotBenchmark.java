@@ -22,6 +22,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.iceberg.Snapshot;
@@ -179,7 +180,14 @@ final class SyncSnapshotBenchmark implements Benchmark {
         while (committedRows(table) < rows) {
           Thread.sleep(100); // polling for the last commit; 0.1 s resolution on a 10 s run
         }
-        return meter.stop();
+        CpuMeter.Phase phase = meter.stop();
+        Map<String, String> summary = table.currentSnapshot().summary();
+        System.out.printf(
+            Locale.ROOT,
+            "  floe wrote %s data files, %.1f MB%n",
+            summary.get("total-data-files"),
+            Long.parseLong(summary.get("total-files-size")) / 1e6);
+        return phase;
       }
     }
   }
