@@ -80,6 +80,17 @@ final class SyncSnapshotBenchmark implements Benchmark {
           "each run: the plain scan, then floe sync into a new lake; CPU = this JVM's and"
               + " MariaDB's CPU seconds during the phase");
 
+      CpuMeter.awaitIdle(server, 30);
+      CpuMeter.Phase walk = keyWalk(server, chunkRows);
+      System.out.printf(
+          Locale.ROOT,
+          "key walk alone (the copy's chunk bounds, %d rows a step): %.2f s (CPU: client %.2f s,"
+              + " MariaDB %.2f s)%n",
+          chunkRows,
+          walk.seconds(),
+          walk.jvmCpu(),
+          walk.mysqlCpu());
+
       List<CpuMeter.Phase> plain = new ArrayList<>();
       List<CpuMeter.Phase> floe = new ArrayList<>();
       List<Double> ratios = new ArrayList<>();
@@ -207,6 +218,33 @@ final class SyncSnapshotBenchmark implements Benchmark {
     try (Stream<Path> files = Files.walk(path)) {
       files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
     }
+  }
+
+  /**
+   * The chunk bounds the copy finds before reading each chunk, alone: the same key-index walk
+   * ({@code ORDER BY id LIMIT 1 OFFSET n-1} after the previous bound), to show its share of
+   * MariaDB's CPU in the copy.
+   */
+  private static CpuMeter.Phase keyWalk(MariaDbServer server, int chunkRows) throws Exception {
+    CpuMeter meter = CpuMeter.start(server);
+    try (Connection connection = server.rootConnection();
+        java.sql.PreparedStatement first =
+            connection.prepareStatement(
+                "SELECT id FROM bench.orders ORDER BY id LIMIT 1 OFFSET " + (chunkRows - 1));
+        java.sql.PreparedStatement next =
+            connection.prepareStatement(
+                "SELECT id FROM bench.orders WHERE id > ? ORDER BY id LIMIT 1 OFFSET "
+                    + (chunkRows - 1))) {
+      ResultSet bound = first.executeQuery();
+      while (bound.next()) {
+        long id = bound.getLong(1);
+        bound.close();
+        next.setLong(1, id);
+        bound = next.executeQuery();
+      }
+      bound.close();
+    }
+    return meter.stop();
   }
 
   /** Every row of the table through Connector/J's streaming, every column read, discarded. */
