@@ -6,6 +6,7 @@ import dev.floe.core.sync.SourceTable;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,6 +18,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.temporal.ChronoField;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.Schema;
@@ -32,6 +34,13 @@ import org.apache.iceberg.util.ByteBuffers;
  * <p>Temporal columns are selected as text ({@code CAST(c AS CHAR)}) on a session in UTC: the
  * server's own rendering, with no driver time-zone conversion in between. TIMESTAMP text is then
  * UTC; DATETIME, DATE and TIME text is the stored wall-clock value.
+ *
+ * <p>Values come in one of two representations: Iceberg's generic one ({@code LocalDate}, {@code
+ * LocalDateTime}, {@code OffsetDateTime}, {@code LocalTime}), which its generic writers and the key
+ * bounds take, or its internal one ({@link #internal}: a date as {@code Integer} days, a time or
+ * timestamp as {@code Long} microseconds), which its {@code InternalWriter} and {@code
+ * PartitionKey} take. The internal one is parsed straight from the server's text bytes, with no
+ * object per temporal value: the copy reads millions of them.
  */
 final class SnapshotColumns {
 
@@ -52,13 +61,25 @@ final class SnapshotColumns {
 
   private final SourceTable table;
   private final Schema schema;
+  private final boolean internal;
   private final List<String> selectList = new ArrayList<>();
   private final ColumnReader[] readers;
   private final int[] keyPositions;
 
+  /** Readers of Iceberg's generic values. */
   SnapshotColumns(SourceTable table, Schema schema) {
+    this(table, schema, false);
+  }
+
+  /**
+   * Readers of Iceberg's generic values, or of its internal ones.
+   *
+   * @param internal whether {@link #read} yields Iceberg's internal representation
+   */
+  SnapshotColumns(SourceTable table, Schema schema, boolean internal) {
     this.table = table;
     this.schema = schema;
+    this.internal = internal;
     List<SourceColumn> columns = table.columns();
     this.readers = new ColumnReader[columns.size()];
     for (int i = 0; i < columns.size(); i++) {
@@ -90,6 +111,11 @@ final class SnapshotColumns {
 
   Schema schema() {
     return schema;
+  }
+
+  /** Whether {@link #read} yields Iceberg's internal representation. */
+  boolean internal() {
+    return internal;
   }
 
   /** Reads the current row into {@code values} (the Iceberg values, in column order). */
@@ -139,7 +165,7 @@ final class SnapshotColumns {
     return "(" + String.join(" OR ", alternatives) + ")";
   }
 
-  /** The same readers for the primary-key columns only, in key order. */
+  /** Readers of the primary-key columns only, in key order, in the generic representation. */
   SnapshotColumns keyColumns() {
     List<SourceColumn> keyColumns =
         table.primaryKey().stream()
@@ -201,6 +227,31 @@ final class SnapshotColumns {
   private ColumnReader reader(SourceColumn column, Types.NestedField field) {
     Type type = field.type();
     boolean required = field.isRequired();
+    if (internal) {
+      switch (column.dataType()) {
+        case "date":
+          return (row, i) -> epochDay(row.getBytes(i), required);
+        case "time":
+          return (row, i) -> {
+            LocalTime time = time(row.getString(i), column);
+            return time == null ? null : time.toNanoOfDay() / 1000;
+          };
+        case "datetime":
+        case "timestamp":
+          // TIMESTAMP text is UTC on this session: the same arithmetic gives the instant
+          return (row, i) -> epochMicros(row.getBytes(i), required);
+        default:
+          if (type.typeId() == Type.TypeID.STRING && !column.dataType().equals("decimal")) {
+            // the connection's results are UTF-8 (characterEncoding); decoding them here skips
+            // the driver's charset lookup per value
+            return (row, i) -> {
+              byte[] bytes = row.getBytes(i);
+              return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+            };
+          }
+          break;
+      }
+    }
     return switch (column.dataType()) {
       case "date" -> (row, i) -> date(row.getString(i), required);
       case "time" -> (row, i) -> time(row.getString(i), column);
@@ -305,6 +356,106 @@ final class SnapshotColumns {
         throw new java.time.format.DateTimeParseException("not a MySQL date-time", text, i);
       }
       value = value * 10 + (c - '0');
+    }
+    return value;
+  }
+
+  /** A DATE's text as days since 1970-01-01 (Iceberg's internal date). */
+  static Integer epochDay(byte[] text, boolean required) {
+    if (text == null) {
+      return null;
+    }
+    if (text.length == 10 && text[4] == '-' && text[7] == '-') {
+      int year = digitsAt(text, 0, 4);
+      int month = digitsAt(text, 5, 2);
+      int day = digitsAt(text, 8, 2);
+      if (valid(year, month, day)) {
+        return (int) daysFromCivil(year, month, day);
+      }
+    }
+    LocalDate date = date(new String(text, StandardCharsets.US_ASCII), required);
+    return date == null ? null : (int) date.toEpochDay();
+  }
+
+  /**
+   * A DATETIME's (or, on a UTC session, a TIMESTAMP's) text {@code YYYY-MM-DD hh:mm:ss[.ffffff]} as
+   * microseconds since 1970-01-01 00:00:00 (Iceberg's internal timestamp), by arithmetic: no object
+   * per value. Anything else (zero dates, dates out of range, more than six fraction digits) takes
+   * the generic parser, which also gives its errors.
+   */
+  static Long epochMicros(byte[] text, boolean required) {
+    if (text == null) {
+      return null;
+    }
+    int length = text.length;
+    if ((length == 19 || (length > 20 && length <= 26 && text[19] == '.'))
+        && text[4] == '-'
+        && text[7] == '-'
+        && text[10] == ' '
+        && text[13] == ':'
+        && text[16] == ':') {
+      int year = digitsAt(text, 0, 4);
+      int month = digitsAt(text, 5, 2);
+      int day = digitsAt(text, 8, 2);
+      int hour = digitsAt(text, 11, 2);
+      int minute = digitsAt(text, 14, 2);
+      int second = digitsAt(text, 17, 2);
+      long micros = length > 20 ? digitsAt(text, 20, length - 20) : 0;
+      if (valid(year, month, day)
+          && hour >= 0
+          && hour < 24
+          && minute >= 0
+          && minute < 60
+          && second >= 0
+          && second < 60
+          && micros >= 0) {
+        for (int i = length - 20; i < 6; i++) {
+          micros *= 10;
+        }
+        long seconds =
+            daysFromCivil(year, month, day) * 86_400L + hour * 3600L + minute * 60L + second;
+        return seconds * 1_000_000L + micros;
+      }
+    }
+    LocalDateTime value = dateTime(new String(text, StandardCharsets.US_ASCII), required);
+    return value == null
+        ? null
+        : ChronoUnit.MICROS.between(LocalDateTime.of(1970, 1, 1, 0, 0), value);
+  }
+
+  /** A calendar date the fast path handles (years 1-9999, a real day of the month). */
+  private static boolean valid(int year, int month, int day) {
+    if (year < 1 || month < 1 || month > 12 || day < 1) {
+      return false;
+    }
+    int days =
+        switch (month) {
+          case 2 -> (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28;
+          case 4, 6, 9, 11 -> 30;
+          default -> 31;
+        };
+    return day <= days;
+  }
+
+  /** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+  static long daysFromCivil(int year, int month, int day) {
+    int y = month <= 2 ? year - 1 : year;
+    int era = (y >= 0 ? y : y - 399) / 400;
+    int yearOfEra = y - era * 400;
+    int dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
+    int dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
+    return era * 146_097L + dayOfEra - 719_468;
+  }
+
+  /** Decimal digits of ASCII text; -1 (an invalid field) when one is not a digit. */
+  private static int digitsAt(byte[] text, int start, int count) {
+    int value = 0;
+    for (int i = start; i < start + count; i++) {
+      int digit = text[i] - '0';
+      if (digit < 0 || digit > 9) {
+        return -1;
+      }
+      value = value * 10 + digit;
     }
     return value;
   }

@@ -50,6 +50,7 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.FileAppenderFactory;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.PartitionedFanoutWriter;
 import org.apache.iceberg.io.TaskWriter;
@@ -91,6 +92,9 @@ final class SnapshotCopier {
 
   /** Summary key: {@code true} once every chunk of the table is committed. */
   static final String COMPLETE = SyncSummary.SNAPSHOT_COMPLETE;
+
+  /** The copy's Parquet dictionary limit when the table sets none (Iceberg's default: 2 MB). */
+  static final String COPY_DICTIONARY_BYTES = String.valueOf(64 * 1024);
 
   /** One table to copy. */
   record TableCopy(SourceTable source, TableIdentifier target) {}
@@ -164,7 +168,10 @@ final class SnapshotCopier {
           LOG.info("{}: snapshot already complete", copy.source().qualifiedName());
           continue;
         }
-        SnapshotColumns columns = new SnapshotColumns(copy.source(), table.schema());
+        // Parquet (the default) is written from Iceberg's internal values, parsed without an
+        // object per temporal value; other formats from the generic ones their writers take
+        SnapshotColumns columns =
+            new SnapshotColumns(copy.source(), table.schema(), format(table) == FileFormat.PARQUET);
         SnapshotColumns keyColumns = columns.keyColumns();
         // A copy from the start replaces whatever the table holds (an earlier sync's rows); a
         // route's table is emptied before its first table's copy, since its tables commit apart.
@@ -344,7 +351,7 @@ final class SnapshotCopier {
       if (chunk.hi() != null) {
         columns.bindAfter(statement, index, chunk.hi());
       }
-      TaskWriter<Record> writer = writer(table, chunk.index());
+      TaskWriter<Record> writer = writer(table, chunk.index(), columns.internal());
       try (ResultSet row = statement.executeQuery()) {
         Object[] sourceValues = new Object[source.columns().size()];
         while (row.next()) {
@@ -389,10 +396,17 @@ final class SnapshotCopier {
         .toArray();
   }
 
-  private static TaskWriter<Record> writer(Table table, int chunkIndex) {
-    Schema schema = table.schema();
-    GenericAppenderFactory appenders = new GenericAppenderFactory(schema, table.spec());
-    appenders.setAll(table.properties());
+  private static FileFormat format(Table table) {
+    return FileFormat.fromString(
+        table
+            .properties()
+            .getOrDefault(
+                TableProperties.DEFAULT_FILE_FORMAT, TableProperties.DEFAULT_FILE_FORMAT_DEFAULT));
+  }
+
+  /** The copy's write settings: the table's, with the copy's own defaults (see docs/sync.md). */
+  static Map<String, String> writeProperties(Table table) {
+    Map<String, String> properties = new java.util.HashMap<>(table.properties());
     if (!table.properties().containsKey(TableProperties.PARQUET_COMPRESSION_LEVEL)
         && "zstd"
             .equalsIgnoreCase(
@@ -403,15 +417,29 @@ final class SnapshotCopier {
                         TableProperties.PARQUET_COMPRESSION_DEFAULT_SINCE_1_4_0))) {
       // The copy is CPU-bound next to MySQL: zstd's fastest level for it; compaction later
       // rewrites files with the table's own level.
-      appenders.set(TableProperties.PARQUET_COMPRESSION_LEVEL, "1");
+      properties.put(TableProperties.PARQUET_COMPRESSION_LEVEL, "1");
     }
-    FileFormat format =
-        FileFormat.fromString(
-            table
-                .properties()
-                .getOrDefault(
-                    TableProperties.DEFAULT_FILE_FORMAT,
-                    TableProperties.DEFAULT_FILE_FORMAT_DEFAULT));
+    // Parquet tries a dictionary for every column of every file: a unique or high-cardinality
+    // column (the key, timestamps, free text) hashes values until the dictionary exceeds this
+    // limit or the first page shows it does not pay, then encodes them again plainly. 64 KB gives
+    // up after 8,192 distinct longs instead of a 20,000-row first page; low-cardinality columns
+    // keep their dictionaries. Compaction rewrites with the table's own limit.
+    properties.putIfAbsent(TableProperties.PARQUET_DICT_SIZE_BYTES, COPY_DICTIONARY_BYTES);
+    return properties;
+  }
+
+  private static TaskWriter<Record> writer(Table table, int chunkIndex, boolean internal) {
+    Schema schema = table.schema();
+    Map<String, String> properties = writeProperties(table);
+    FileAppenderFactory<Record> appenders;
+    if (internal) {
+      appenders = new InternalParquetAppenders(schema, table.spec(), properties);
+    } else {
+      GenericAppenderFactory generic = new GenericAppenderFactory(schema, table.spec());
+      generic.setAll(properties);
+      appenders = generic;
+    }
+    FileFormat format = format(table);
     OutputFileFactory files =
         OutputFileFactory.builderFor(table, chunkIndex, System.nanoTime()).format(format).build();
     long targetSize =
@@ -429,7 +457,7 @@ final class SnapshotCopier {
         table.spec(), format, appenders, files, table.io(), targetSize) {
       @Override
       protected PartitionKey partition(Record row) {
-        key.partition(wrapper.wrap(row));
+        key.partition(internal ? row : wrapper.wrap(row));
         return key;
       }
     };

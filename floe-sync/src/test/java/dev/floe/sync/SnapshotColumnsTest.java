@@ -26,6 +26,59 @@ class SnapshotColumnsTest {
   }
 
   @Test
+  void internalTimestampsAreTheMicrosOfTheGenericValue() {
+    LocalDateTime epoch = LocalDateTime.of(1970, 1, 1, 0, 0);
+    java.util.Random random = new java.util.Random(7);
+    java.util.List<String> texts =
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                "1970-01-01 00:00:00",
+                "1969-12-31 23:59:59.999999",
+                "1000-01-01 00:00:00",
+                "9999-12-31 23:59:59.999999",
+                "2000-02-29 12:00:00.5",
+                "1900-03-01 00:00:00.000001",
+                "2026-01-02 03:04:05.123"));
+    for (int i = 0; i < 20_000; i++) {
+      // MySQL's range: years 1000-9999
+      LocalDateTime value = epoch.plusSeconds(random.nextLong(-30_610_224_000L, 253_402_300_800L));
+      int digits = random.nextInt(7);
+      String fraction =
+          digits == 0
+              ? ""
+              : "." + String.format("%06d", random.nextInt(1_000_000)).substring(0, digits);
+      texts.add(
+          value.format(java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss"))
+              + fraction);
+    }
+    for (String text : texts) {
+      byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      assertThat(SnapshotColumns.epochMicros(bytes, true))
+          .as(text)
+          .isEqualTo(
+              java.time.temporal.ChronoUnit.MICROS.between(
+                  epoch, SnapshotColumns.parseDateTime(text)));
+      assertThat(SnapshotColumns.epochDay(text.substring(0, 10).getBytes(), true))
+          .as(text)
+          .isEqualTo((int) SnapshotColumns.parseDateTime(text).toLocalDate().toEpochDay());
+    }
+  }
+
+  @Test
+  void internalTimestampsOfZeroAndInvalidDatesTakeTheGenericPath() {
+    byte[] zero = "0000-00-00 00:00:00".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    assertThat(SnapshotColumns.epochMicros(zero, true)).isZero();
+    assertThat(SnapshotColumns.epochMicros(zero, false)).isNull();
+    assertThat(SnapshotColumns.epochMicros(null, true)).isNull();
+    assertThat(SnapshotColumns.epochDay("0000-00-00".getBytes(), true)).isZero();
+    assertThat(SnapshotColumns.epochDay("0000-00-00".getBytes(), false)).isNull();
+    assertThatThrownBy(() -> SnapshotColumns.epochMicros("2026-02-30 00:00:00".getBytes(), true))
+        .isInstanceOf(java.time.DateTimeException.class);
+    assertThatThrownBy(() -> SnapshotColumns.epochMicros("2026-01-02 03:0x:05".getBytes(), true))
+        .isInstanceOf(DateTimeParseException.class);
+  }
+
+  @Test
   void progressKeysSurviveTheirTextForm() {
     Schema schema =
         new Schema(
