@@ -510,7 +510,7 @@ final class VerifyBenchmark implements Benchmark {
         .forEach(
             (kind, value) ->
                 text.append(
-                    kind.contains("files")
+                    kind.contains("files") || kind.contains("groups")
                         ? String.format(" %s %d,", kind, value)
                         : String.format(" %s %.2f s,", kind, value / 1e9)));
     text.append(" slices ").append(result.report().slices());
