@@ -29,9 +29,12 @@ import org.apache.parquet.column.ColumnReadStore;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.io.api.Binary;
@@ -67,6 +70,8 @@ final class ColumnarDigest {
   private final boolean timeIsDate;
   private final long windowStartMicros;
   private final long cutoffMicros;
+  private final java.util.concurrent.atomic.LongAdder keyOnlyGroups =
+      new java.util.concurrent.atomic.LongAdder();
 
   private ColumnarDigest(
       List<VerifyColumn> columns,
@@ -112,6 +117,11 @@ final class ColumnarDigest {
     }
     return Optional.of(
         new ColumnarDigest(columns, fields, keyPositions[0], timePosition, windowStart, cutoff));
+  }
+
+  /** How many row groups were read by their key column alone (every time before the window). */
+  long keyOnlyRowGroups() {
+    return keyOnlyGroups.sum();
   }
 
   /** Whether a task may be read here: a Parquet file, no deletes, no encryption. */
@@ -177,10 +187,19 @@ final class ColumnarDigest {
       String createdBy = reader.getFileMetaData().getCreatedBy();
       GroupRecordConverter converter = new GroupRecordConverter(requested);
       Rows rows = new Rows(window, boundaries, digests, texts);
+      List<BlockMetaData> groups = reader.getRowGroups();
       PageReadStore pages;
-      while ((pages = reader.readNextRowGroup()) != null) {
+      for (int group = 0; (pages = reader.readNextRowGroup()) != null; group++) {
         ColumnReadStore store =
             new ColumnReadStoreImpl(pages, converter.getRootConverter(), requested, createdBy);
+        if (!window && allBeforeWindow(groups.get(group), descriptors.get(1))) {
+          // every row is key-only: the time column is neither decoded nor read row by row
+          keyOnlyGroups.increment();
+          rows.readKeys(
+              pages.getRowCount(),
+              store.getColumnReader(requested.getColumnDescription(descriptors.get(0).getPath())));
+          continue;
+        }
         // one reader per distinct column: the key and time columns are also among all columns
         ColumnReader[] readers = new ColumnReader[descriptors.size()];
         for (int i = 0; i < readers.length; i++) {
@@ -197,6 +216,36 @@ final class ColumnarDigest {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + task.file().location(), e);
     }
+  }
+
+  /**
+   * Whether the row group's statistics say that every time is NULL or before the window (so every
+   * row of it is key-only); false when the statistics are missing.
+   */
+  private boolean allBeforeWindow(BlockMetaData group, ColumnDescriptor time) {
+    for (ColumnChunkMetaData chunk : group.getColumns()) {
+      if (!Arrays.equals(chunk.getPath().toArray(), time.getPath())) {
+        continue;
+      }
+      Statistics<?> statistics = chunk.getStatistics();
+      if (statistics == null || statistics.isEmpty()) {
+        return false;
+      }
+      if (!statistics.hasNonNullValue()) {
+        return statistics.getNumNulls() == group.getRowCount();
+      }
+      Object max = statistics.genericGetMax();
+      long maxMicros;
+      if (timeIsDate && max instanceof Integer days) {
+        maxMicros = days * 86_400_000_000L;
+      } else if (!timeIsDate && max instanceof Long micros) {
+        maxMicros = micros;
+      } else {
+        return false;
+      }
+      return maxMicros < windowStartMicros;
+    }
+    return false;
   }
 
   /** The per-row loop with its reused buffers (one per file read). */
@@ -274,6 +323,25 @@ final class ColumnarDigest {
         for (ColumnReader reader : distinct) {
           reader.consume();
         }
+      }
+    }
+
+    /** Adds every row as key-only: the key column alone is read. */
+    void readKeys(long count, ColumnReader keys) {
+      int keyDefined = keys.getDescriptor().getMaxDefinitionLevel();
+      boolean intKey =
+          keys.getDescriptor().getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT32;
+      for (long row = 0; row < count; row++) {
+        if (keys.getCurrentDefinitionLevel() < keyDefined) {
+          throw new IllegalStateException("a NULL key in the lake");
+        }
+        long key = intKey ? keys.getInteger() : keys.getLong();
+        text.clear();
+        text.appendLong(key);
+        crc.reset();
+        crc.update(text.bytes, 0, text.length);
+        digests[sliceOf(key)].add(crc.getValue());
+        keys.consume();
       }
     }
 

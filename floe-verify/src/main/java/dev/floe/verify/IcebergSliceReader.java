@@ -128,14 +128,21 @@ final class IcebergSliceReader {
   /**
    * Time spent by the lake reads of {@link #digests}, summed over threads: {@code lake read}
    * (reading and hashing data files) and {@code lake wait} (waiting for the key walk); and how many
-   * file reads took the columnar path and how many Iceberg's generic reader.
+   * file reads took the columnar path and how many Iceberg's generic reader, and how many Parquet
+   * row groups the columnar path read by their key column alone.
    */
   Map<String, Long> work() {
     return Map.of(
-        "lake read", readNanos.sum(),
-        "lake wait", walkWaitNanos.sum(),
-        "lake files columnar", fastFiles.sum(),
-        "lake files generic", genericFiles.sum());
+        "lake read",
+        readNanos.sum(),
+        "lake wait",
+        walkWaitNanos.sum(),
+        "lake files columnar",
+        fastFiles.sum(),
+        "lake files generic",
+        genericFiles.sum(),
+        "lake row groups key only",
+        columnar.map(ColumnarDigest::keyOnlyRowGroups).orElse(0L));
   }
 
   /**

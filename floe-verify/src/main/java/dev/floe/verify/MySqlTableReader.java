@@ -51,7 +51,8 @@ final class MySqlTableReader {
     List<String> unsupported = new ArrayList<>();
     try (PreparedStatement statement =
         connection.prepareStatement(
-            "SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, NUMERIC_SCALE, IS_NULLABLE FROM"
+            "SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, NUMERIC_SCALE, IS_NULLABLE,"
+                + " CHARACTER_SET_NAME FROM"
                 + " information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY"
                 + " ORDINAL_POSITION")) {
       statement.setString(1, database);
@@ -62,16 +63,24 @@ final class MySqlTableReader {
           String dataType = result.getString(2);
           String columnType = result.getString(3);
           int scale = result.getInt(4);
-          if ("YES".equalsIgnoreCase(result.getString(5))) {
+          boolean mayBeNull = "YES".equalsIgnoreCase(result.getString(5));
+          if (mayBeNull) {
             nullable.add(name.toLowerCase(Locale.ROOT));
           }
+          String characterSet = result.getString(6);
           ColumnKind kind = ColumnKind.ofMySqlType(dataType, columnType).orElse(null);
           if (kind == null) {
             unsupported.add(name + " (" + columnType + ")");
             continue;
           }
           columns.add(
-              new VerifyColumn(name, kind, columnType, kind == ColumnKind.DECIMAL ? scale : 0));
+              new VerifyColumn(
+                  name,
+                  kind,
+                  columnType,
+                  kind == ColumnKind.DECIMAL ? scale : 0,
+                  mayBeNull,
+                  characterSet == null ? "" : characterSet));
         }
       }
     }

@@ -73,6 +73,9 @@ class VerifierITCase {
     VerifyReport report = result.report();
     assertThat(report.status()).isEqualTo("equal");
     assertThat(result.slicesNarrowed()).as("the one lake scan digests every slice right").isZero();
+    assertThat(result.work().get("lake row groups key only"))
+        .as("files whose times all lie before the window are read by their key column alone")
+        .isPositive();
     assertThat(report.rowsCompared()).isEqualTo(3000);
     assertThat(report.slices()).isEqualTo(8);
     assertThat(report.snapshot().reason())

@@ -84,6 +84,51 @@ class VerifierTypesITCase {
   }
 
   @Test
+  void notNullColumnsOfEveryTypeCompareEqualAndAChangeOfEachIsFound() throws Exception {
+    // NOT NULL columns are hashed in MySQL in their cheapest form (bare columns, one flat CONCAT)
+    String table = "`" + fixture.database + "`.not_null";
+    fixture.server.execute(
+        "CREATE TABLE "
+            + table
+            + " (id BIGINT PRIMARY KEY, c_tinyint TINYINT NOT NULL, c_bool TINYINT(1) NOT NULL,"
+            + " c_int_u INT UNSIGNED NOT NULL, c_bigint_u BIGINT UNSIGNED NOT NULL, c_year YEAR"
+            + " NOT NULL, c_decimal DECIMAL(12,4) NOT NULL, c_decimal0 DECIMAL(20,0) NOT NULL,"
+            + " c_double DOUBLE NOT NULL, c_bit BIT(12) NOT NULL, c_date DATE NOT NULL,"
+            + " c_datetime DATETIME NOT NULL, c_datetime3 DATETIME(3) NOT NULL, c_datetime6"
+            + " DATETIME(6) NOT NULL, c_timestamp TIMESTAMP(6) NOT NULL DEFAULT '2000-01-01',"
+            + " c_time TIME(3) NOT NULL, c_char CHAR(5) NOT NULL, c_varchar VARCHAR(50) NOT NULL,"
+            + " c_text TEXT NOT NULL, c_binary VARBINARY(10) NOT NULL, c_enum ENUM('a','b') NOT"
+            + " NULL, c_set SET('x','y','z') NOT NULL, c_json JSON NOT NULL, c_latin1 VARCHAR(20)"
+            + " CHARACTER SET latin1 NOT NULL, c_utf8 VARCHAR(20) CHARACTER SET utf8mb3 NOT NULL,"
+            + " updated_at DATETIME(6) NOT NULL)",
+        "INSERT INTO "
+            + table
+            + " VALUES (1, -128, 1, 4294967295, 18446744073709551615, 2155, -12345678.1234,"
+            + " 12345678901234567890, 0.1, b'101010101010', '1000-01-01', '9999-12-31 23:59:59',"
+            + " '2025-06-30 12:34:56.5', '2025-06-30 12:34:56.123456', '1970-01-01 00:00:01.000001',"
+            + " '23:59:59.999', 'ab', 'héllo wörld 😀', '', X'00FF', 'b', 'x,z', '{\"a\": [1]}',"
+            + " 'café', 'ünï', '2025-12-31 10:00:00'),"
+            + " (2, 0, 0, 0, 0, 1901, 0, 0, -2.5e-7, b'0', '2024-02-29', '2024-02-29 00:00:00',"
+            + " '2024-02-29 00:00:00', '2024-02-29 00:00:00.5', '2038-01-19 03:14:07.999999',"
+            + " '00:00:00', ' a', 'N', 'a,b', X'', 'a', '', '[]', '', '', '2025-12-31 11:00:00')");
+    fixture.copyToLake("not_null", "updated_at");
+
+    VerifyResult equal =
+        fixture.verify("not_null", "2026-01-01", "2d", VerifyFixture.smallSlices());
+    fixture.server.execute(
+        "UPDATE " + table + " SET c_decimal = 1, c_datetime6 = '2001-01-01' WHERE id = 1",
+        "UPDATE " + table + " SET c_varchar = 'M', c_latin1 = 'x' WHERE id = 2");
+    VerifyResult different =
+        fixture.verify("not_null", "2026-01-01", "2d", VerifyFixture.smallSlices());
+
+    assertThat(equal.report().toJson()).contains("\"status\": \"equal\"");
+    assertThat(equal.report().rowsCompared()).isEqualTo(2);
+    assertThat(equal.slicesNarrowed()).isZero();
+    assertThat(different.report().toJson())
+        .contains("\"different\": {\"count\": 2, \"keys\": [1, 2]");
+  }
+
+  @Test
   void theColumnarLakeReadComparesEqualAndFindsAChangedValue() throws Exception {
     // only types the columnar read formats itself, so no lake file takes the generic path
     String table = "`" + fixture.database + "`.columnar";

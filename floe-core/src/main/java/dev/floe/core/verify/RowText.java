@@ -125,6 +125,25 @@ public final class RowText {
   }
 
   /**
+   * One column's encoded text as arguments of the row's single, flat {@code CONCAT} (same text as
+   * {@link #sqlValue}): a {@code NOT NULL} column needs no {@code IFNULL}, and its string length
+   * prefix is spliced in rather than nested in another {@code CONCAT}; values in their cheapest
+   * form ({@link VerifyColumn#sqlNativeText}).
+   */
+  static String sqlConcatPieces(VerifyColumn column) {
+    String text = column.sqlNativeText();
+    if (column.kind() == ColumnKind.STRING) {
+      String prefixed = "CHAR_LENGTH(" + text + "), ':', " + text;
+      return column.nullable() ? "IFNULL(CONCAT(" + prefixed + "), '" + NULL + "')" : prefixed;
+    }
+    if (column.nullable()) {
+      // MySQL's IFNULL of a column and a string converts the column to text as in a CONCAT
+      return "IFNULL(" + column.kind().sqlText(column.quoted()) + ", '" + NULL + "')";
+    }
+    return text;
+  }
+
+  /**
    * The SQL expression of the row hash: CRC32 of the row text ({@link #rowText} for a row in the
    * window, {@link #keyRowText} for any other); it has one parameter, the window start (in the time
    * column's text, see {@link TimeBounds}). The {@code IF} chooses between two CRC32s rather than
@@ -135,7 +154,7 @@ public final class RowText {
   public String sqlRowHash() {
     StringBuilder full = new StringBuilder("CONCAT('R'");
     for (VerifyColumn column : shape.columns()) {
-      full.append(", ',', ").append(sqlValue(column));
+      full.append(", ',', ").append(sqlConcatPieces(column));
     }
     full.append(')');
     // key columns are never NULL; strings are length-prefixed as in keyRowText

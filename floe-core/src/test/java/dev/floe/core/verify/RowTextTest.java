@@ -89,6 +89,36 @@ class RowTextTest {
   }
 
   @Test
+  void sqlRowTextOfNotNullColumnsIsOneFlatConcatOfBareColumns() {
+    VerifyColumn id = new VerifyColumn("id", ColumnKind.INTEGER, "bigint(20)", 0, false, "");
+    VerifyColumn name =
+        new VerifyColumn("name", ColumnKind.STRING, "varchar(20)", 0, false, "utf8mb4");
+    VerifyColumn latin =
+        new VerifyColumn("latin", ColumnKind.STRING, "varchar(20)", 0, true, "latin1");
+    VerifyColumn year = new VerifyColumn("y", ColumnKind.INTEGER, "year(4)", 0, false, "");
+    VerifyColumn amount =
+        new VerifyColumn("amount", ColumnKind.DECIMAL, "decimal(10,2)", 2, false, "");
+    VerifyColumn day = new VerifyColumn("day", ColumnKind.DATETIME, "datetime", 0, false, "");
+    VerifyColumn updated =
+        new VerifyColumn("updated_at", ColumnKind.DATETIME, "datetime(6)", 0, false, "");
+    TableShape shape =
+        TableShape.of(
+            "shop",
+            "orders",
+            List.of(id, name, latin, year, amount, day, updated),
+            List.of("id"),
+            "updated_at");
+
+    assertThat(new RowText(shape).sqlRowHash())
+        .isEqualTo(
+            "IF(`updated_at` >= ?, CRC32(CONCAT('R', ',', `id`, ',', CHAR_LENGTH(`name`), ':',"
+                + " `name`, ',', IFNULL(CONCAT(CHAR_LENGTH(CONVERT(`latin` USING utf8mb4)), ':',"
+                + " CONVERT(`latin` USING utf8mb4)), 'N'), ',', CAST(`y` AS CHAR), ',', `amount`,"
+                + " ',', DATE_FORMAT(`day`, '%Y-%m-%d %H:%i:%s.%f'), ',', `updated_at`)),"
+                + " CRC32(`id`))");
+  }
+
+  @Test
   void compositeKeyRangesExpandRowComparisons() {
     VerifyColumn tenant = new VerifyColumn("tenant", ColumnKind.INTEGER, "int", 0);
     KeySql sql =
