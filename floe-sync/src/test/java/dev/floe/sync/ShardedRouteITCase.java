@@ -6,11 +6,18 @@ import dev.floe.core.config.CatalogSettings;
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.sync.SyncSummary;
 import dev.floe.core.sync.TableSelection;
+import dev.floe.core.verify.DifferenceKind;
+import dev.floe.core.verify.RowKey;
+import dev.floe.core.verify.VerifyReport;
 import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.mysql.MySqlConnections;
 import dev.floe.testing.MariaDbExtension;
 import dev.floe.testing.MariaDbServer;
+import dev.floe.verify.Verifier;
+import dev.floe.verify.VerifyOptions;
+import dev.floe.verify.VerifyProgress;
+import dev.floe.verify.VerifyRequest;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -19,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -43,6 +51,9 @@ import org.junit.jupiter.api.io.TempDir;
 class ShardedRouteITCase {
 
   private static final Duration DEADLINE = Duration.ofSeconds(120);
+  private static final String UPDATED =
+      ", updated_at DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE"
+          + " CURRENT_TIMESTAMP(6)";
 
   @TempDir Path directory;
 
@@ -58,12 +69,13 @@ class ShardedRouteITCase {
     first = server.createDatabase("shard");
     second = server.createDatabase("shard");
     for (String shard : List.of(first + ".orders_0", first + ".orders_1")) {
-      createShard(shard, "id BIGINT PRIMARY KEY, customer VARCHAR(60) NOT NULL, qty INT");
+      createShard(shard, "id BIGINT PRIMARY KEY, customer VARCHAR(60) NOT NULL, qty INT" + UPDATED);
     }
     // the second database's shard: an extra column in the middle and a wider qty
     createShard(
         second + ".orders_0",
-        "id BIGINT PRIMARY KEY, customer VARCHAR(60) NOT NULL, coupon VARCHAR(10), qty BIGINT");
+        "id BIGINT PRIMARY KEY, customer VARCHAR(60) NOT NULL, coupon VARCHAR(10), qty BIGINT"
+            + UPDATED);
     server.execute(
         "UPDATE `" + second + "`.orders_0 SET coupon = CONCAT('c', id), qty = qty + 5000000000",
         "CREATE TABLE `" + first + "`.customers (id INT PRIMARY KEY, name VARCHAR(20))",
@@ -111,6 +123,7 @@ class ShardedRouteITCase {
               "customer",
               "coupon",
               "qty",
+              "updated_at",
               "_source_db required",
               "_source_table required");
       assertThat(schema.findField("qty").type()).isEqualTo(Types.LongType.get());
@@ -147,10 +160,12 @@ class ShardedRouteITCase {
             "CREATE TABLE "
                 + quoted(created)
                 + " (id BIGINT PRIMARY KEY, customer VARCHAR(60) NOT NULL, qty INT, region"
-                + " CHAR(2))",
+                + " CHAR(2)"
+                + UPDATED
+                + ")",
             "INSERT INTO "
                 + quoted(created)
-                + " SELECT seq, CONCAT('new ', seq), seq, 'eu' FROM `"
+                + " (id, customer, qty, region) SELECT seq, CONCAT('new ', seq), seq, 'eu' FROM `"
                 + first
                 + "`.seq_1_to_40");
         shards.add(created);
@@ -165,7 +180,15 @@ class ShardedRouteITCase {
       orders = orders();
       assertThat(orders.schema().columns().stream().map(Types.NestedField::name).toList())
           .containsExactly(
-              "id", "note", "customer", "coupon", "qty", "region", "_source_db", "_source_table");
+              "id",
+              "note",
+              "customer",
+              "coupon",
+              "qty",
+              "region",
+              "updated_at",
+              "_source_db",
+              "_source_table");
       assertThat(orders.currentSnapshot().summary()).containsKey(SyncSummary.BINLOG_FILE);
       // one progress line for the route's shards, one for the table outside it
       java.io.StringWriter progress = new java.io.StringWriter();
@@ -218,6 +241,63 @@ class ShardedRouteITCase {
                               copied.add(
                                   key.substring(SyncSummary.SNAPSHOT_COMPLETE.length() + 1))));
       assertThat(copied).as("every shard copied once").containsExactlyInAnyOrderElementsOf(shards);
+      sync.cancel(Duration.ofSeconds(60));
+    }
+
+    // floe verify compares each shard with its rows of the route's table
+    String cutoff = sourceText("SELECT CAST(NOW(6) + INTERVAL 1 HOUR AS CHAR)").replace(' ', 'T');
+    for (String shard : shards) {
+      VerifyReport report = verify(shard, cutoff);
+      assertThat(report.status()).as(shard + ": " + report.summary(10)).isEqualTo("equal");
+      assertThat(report.rowsCompared())
+          .as(shard + ": its own rows only")
+          .isEqualTo(Long.parseLong(sourceText("SELECT COUNT(*) FROM " + quoted(shard))));
+    }
+    // a change that never reaches the binlog is found in its shard only
+    String changedShard = shards.get(1);
+    String id = sourceText("SELECT MIN(id) FROM " + quoted(changedShard));
+    try (Connection connection = server.rootConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("SET sql_log_bin = 0");
+      statement.execute(
+          "UPDATE "
+              + quoted(changedShard)
+              + " SET customer = 'hidden', updated_at = updated_at WHERE id = "
+              + id);
+    }
+    VerifyReport changed = verify(changedShard, cutoff);
+    assertThat(changed.status()).isEqualTo("different");
+    assertThat(changed.found(DifferenceKind.DIFFERENT).keys())
+        .containsExactly(Map.entry(RowKey.of(id), List.of("customer")));
+    assertThat(changed.found(DifferenceKind.MISSING_IN_LAKE).keys()).isEmpty();
+    assertThat(changed.found(DifferenceKind.EXTRA_IN_LAKE).keys()).isEmpty();
+    assertThat(verify(shards.get(0), cutoff).status()).isEqualTo("equal");
+  }
+
+  private VerifyReport verify(String shard, String cutoff) {
+    int dot = shard.indexOf('.');
+    String database = shard.substring(0, dot);
+    return new Verifier(new MySqlConnections(Duration.ofSeconds(10)), VerifyOptions.defaults())
+        .verify(
+            new VerifyRequest(
+                MySqlSourceAddress.parse(server.sourceUrl("root", "", database), "--source"),
+                database,
+                shard.substring(dot + 1),
+                TableIdentifier.of(first, "orders"),
+                cutoff,
+                "1d",
+                "updated_at"),
+            catalog.catalog(),
+            VerifyProgress.NONE)
+        .report();
+  }
+
+  private String sourceText(String query) throws SQLException {
+    try (Connection connection = server.rootConnection();
+        Statement statement = connection.createStatement();
+        java.sql.ResultSet result = statement.executeQuery(query)) {
+      result.next();
+      return result.getString(1);
     }
   }
 

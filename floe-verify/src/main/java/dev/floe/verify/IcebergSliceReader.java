@@ -3,6 +3,7 @@ package dev.floe.verify;
 import static java.util.Objects.requireNonNull;
 
 import dev.floe.core.error.FloeException;
+import dev.floe.core.sync.RouteSchema;
 import dev.floe.core.verify.ComparedRow;
 import dev.floe.core.verify.KeyRange;
 import dev.floe.core.verify.RowKey;
@@ -40,6 +41,7 @@ import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.avro.DataReader;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
@@ -72,6 +74,13 @@ final class IcebergSliceReader {
   private final LocalDateTime windowStart;
   private final LocalDateTime cutoff;
   private final Optional<ColumnarDigest> columnar;
+
+  /**
+   * For a route's table ({@link RouteSchema}): its rows of the verified MySQL table, by {@code
+   * _source_db} and {@code _source_table}; empty for any other table.
+   */
+  private final Optional<Expression> sourceRows;
+
   private final LongAdder readNanos = new LongAdder();
   private final LongAdder walkWaitNanos = new LongAdder();
   private final LongAdder fastFiles = new LongAdder();
@@ -117,8 +126,34 @@ final class IcebergSliceReader {
     this.keyOrder = KeyOrder.of(shape, keyFields, stringOrders);
     this.windowStart = LocalDateTime.parse(bounds.windowStart().replace(' ', 'T'));
     this.cutoff = LocalDateTime.parse(bounds.cutoff().replace(' ', 'T'));
+    this.sourceRows =
+        RouteSchema.isRouted(schema)
+            ? Optional.of(
+                Expressions.and(
+                    Expressions.equal(RouteSchema.DATABASE_COLUMN, shape.database()),
+                    Expressions.equal(RouteSchema.TABLE_COLUMN, shape.table())))
+            : Optional.empty();
+    // the columnar read has no row filter: a route's table is read by Iceberg's generic reader
     this.columnar =
-        ColumnarDigest.of(shape.columns(), fields, keyPositions, timePosition, windowStart, cutoff);
+        sourceRows.isPresent()
+            ? Optional.empty()
+            : ColumnarDigest.of(
+                shape.columns(), fields, keyPositions, timePosition, windowStart, cutoff);
+  }
+
+  /** The projection plus, for a route's table, the columns naming each row's source table. */
+  private Schema withSourceColumns(Schema projection) {
+    if (sourceRows.isEmpty()) {
+      return projection;
+    }
+    List<Types.NestedField> columns = new ArrayList<>(projection.columns());
+    for (String name : List.of(RouteSchema.DATABASE_COLUMN, RouteSchema.TABLE_COLUMN)) {
+      Types.NestedField field = table.schema().findField(name);
+      if (!columns.contains(field)) {
+        columns.add(field);
+      }
+    }
+    return new Schema(columns);
   }
 
   KeyOrder keyOrder() {
@@ -381,8 +416,8 @@ final class IcebergSliceReader {
             .newScan()
             .useSnapshot(snapshotId.orElseThrow())
             .caseSensitive(false)
-            .project(projection)
-            .filter(filter)
+            .project(withSourceColumns(projection))
+            .filter(sourceRows.map(rows -> Expressions.and(filter, rows)).orElse(filter))
             // the key bounds tell when the walk has passed a file (see digests)
             .includeColumnStats()
             .planFiles()) {
@@ -430,11 +465,16 @@ final class IcebergSliceReader {
     void accept(Record record, int[] positions);
   }
 
-  /** Reads one file task with its deletes applied, as Iceberg's generic reader does. */
+  /**
+   * Reads one file task with its deletes applied, as Iceberg's generic reader does; of a route's
+   * table only the rows of the verified MySQL table.
+   */
   private void read(FileScanTask task, Schema projection, RowConsumer consumer) {
     GenericDeleteFilter deletes =
-        new GenericDeleteFilter(table.io(), task, table.schema(), projection);
+        new GenericDeleteFilter(table.io(), task, table.schema(), withSourceColumns(projection));
     Schema readSchema = deletes.requiredSchema();
+    Optional<Evaluator> sourceFilter =
+        sourceRows.map(rows -> new Evaluator(readSchema.asStruct(), rows, false));
     int[] positions = new int[projection.columns().size()];
     for (int i = 0; i < positions.length; i++) {
       positions[i] =
@@ -480,7 +520,9 @@ final class IcebergSliceReader {
     }
     try (CloseableIterable<Record> live = deletes.filter(records)) {
       for (Record record : live) {
-        consumer.accept(record, positions);
+        if (sourceFilter.isEmpty() || sourceFilter.get().eval(record)) {
+          consumer.accept(record, positions);
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read lake table " + table.name(), e);
