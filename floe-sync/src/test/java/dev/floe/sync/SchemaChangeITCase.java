@@ -25,7 +25,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.types.Types;
@@ -237,26 +236,17 @@ class SchemaChangeITCase {
     return catalog.catalog().loadTable(TableIdentifier.of(database, table));
   }
 
-  private static void awaitTraffic(Traffic traffic, int statements) throws InterruptedException {
+  private static void awaitTraffic(Traffic traffic, int statements) throws Exception {
     int target = traffic.statements() + statements;
-    Instant deadline = Instant.now().plus(DEADLINE);
-    while (traffic.statements() < target) {
-      if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("traffic stalled at " + traffic.statements() + " statements");
-      }
-      Thread.sleep(20); // polling the traffic thread's progress
-    }
+    Poll.until(
+        target + " traffic statements",
+        DEADLINE,
+        Duration.ofMillis(20),
+        () -> traffic.statements() >= target);
   }
 
-  private static void awaitTrue(String what, BooleanSupplier condition)
-      throws InterruptedException {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    while (!condition.getAsBoolean()) {
-      if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("not true after " + DEADLINE + ": " + what);
-      }
-      Thread.sleep(200); // polling the lake, bounded by the deadline
-    }
+  private static void awaitTrue(String what, Poll.Condition condition) throws Exception {
+    Poll.until(what, DEADLINE, Duration.ofMillis(200), condition);
   }
 
   private void awaitEqual(String... tables) throws Exception {

@@ -217,14 +217,7 @@ class ShardedRouteITCase {
       awaitEqual();
       awaitTrue(
           "customers resumed",
-          () -> {
-            try {
-              return LakeComparison.difference(server, first, "customers", customersTable())
-                  .isEmpty();
-            } catch (Exception e) {
-              throw new IllegalStateException(e);
-            }
-          });
+          () -> LakeComparison.difference(server, first, "customers", customersTable()).isEmpty());
       assertThat(customersTable().history().size())
           .as("customers resumed from its checkpoint, not copied again")
           .isGreaterThan((int) customersSnapshots);
@@ -348,26 +341,17 @@ class ShardedRouteITCase {
         "MySQL and Iceberg still differ after " + DEADLINE + ": " + difference);
   }
 
-  private static void awaitTraffic(Traffic traffic, int statements) throws InterruptedException {
+  private static void awaitTraffic(Traffic traffic, int statements) throws Exception {
     int target = traffic.statements() + statements;
-    Instant deadline = Instant.now().plus(DEADLINE);
-    while (traffic.statements() < target) {
-      if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("traffic stalled at " + traffic.statements() + " statements");
-      }
-      Thread.sleep(20); // polling the traffic thread's progress
-    }
+    Poll.until(
+        target + " traffic statements",
+        DEADLINE,
+        Duration.ofMillis(20),
+        () -> traffic.statements() >= target);
   }
 
-  private static void awaitTrue(String what, java.util.function.BooleanSupplier condition)
-      throws InterruptedException {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    while (!condition.getAsBoolean()) {
-      if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("not true after " + DEADLINE + ": " + what);
-      }
-      Thread.sleep(200); // polling the lake, bounded by the deadline
-    }
+  private static void awaitTrue(String what, Poll.Condition condition) throws Exception {
+    Poll.until(what, DEADLINE, Duration.ofMillis(200), condition);
   }
 
   /** Inserts, updates and deletes rows of every shard, with the same keys in each. */
