@@ -145,6 +145,22 @@ final class ColumnarDigest {
       boolean window,
       long[] boundaries,
       SliceDigest.Accumulator[] digests) {
+    return read(task, input, window, (key, hash) -> digests[sliceOf(boundaries, key)].add(hash));
+  }
+
+  /** Receives the key and row hash of each compared row read. */
+  interface RowSink {
+    void add(long key, long hash);
+  }
+
+  /**
+   * Hands the key and row hash of each row of the task's part of the file to the sink: the key-only
+   * rows, or with {@code window} the rows inside the window (the rows {@link #digest} adds).
+   *
+   * @return false when the file's columns are not as expected (nothing was handed over: read it the
+   *     generic way)
+   */
+  boolean read(FileScanTask task, InputFile input, boolean window, RowSink sink) {
     ParquetReadOptions options =
         ParquetReadOptions.builder(new PlainParquetConfiguration())
             .withRange(task.start(), task.start() + task.length())
@@ -186,7 +202,7 @@ final class ColumnarDigest {
       reader.setRequestedSchema(requested);
       String createdBy = reader.getFileMetaData().getCreatedBy();
       GroupRecordConverter converter = new GroupRecordConverter(requested);
-      Rows rows = new Rows(window, boundaries, digests, texts);
+      Rows rows = new Rows(window, sink, texts);
       List<BlockMetaData> groups = reader.getRowGroups();
       PageReadStore pages;
       for (int group = 0; (pages = reader.readNextRowGroup()) != null; group++) {
@@ -251,20 +267,14 @@ final class ColumnarDigest {
   /** The per-row loop with its reused buffers (one per file read). */
   private final class Rows {
     private final boolean window;
-    private final long[] boundaries;
-    private final SliceDigest.Accumulator[] digests;
+    private final RowSink sink;
     private final List<ValueText> texts;
     private final CRC32 crc = new CRC32();
     private final TextBuffer text = new TextBuffer();
 
-    Rows(
-        boolean window,
-        long[] boundaries,
-        SliceDigest.Accumulator[] digests,
-        List<ValueText> texts) {
+    Rows(boolean window, RowSink sink, List<ValueText> texts) {
       this.window = window;
-      this.boundaries = boundaries;
-      this.digests = digests;
+      this.sink = sink;
       this.texts = texts;
     }
 
@@ -309,7 +319,7 @@ final class ColumnarDigest {
           }
           crc.reset();
           crc.update(text.bytes, 0, text.length);
-          digests[sliceOf(key)].add(crc.getValue());
+          sink.add(key, crc.getValue());
         } else {
           // skip the values not read explicitly: consume() alone would skip the wrong value
           for (ColumnReader reader : distinct) {
@@ -340,25 +350,25 @@ final class ColumnarDigest {
         text.appendLong(key);
         crc.reset();
         crc.update(text.bytes, 0, text.length);
-        digests[sliceOf(key)].add(crc.getValue());
+        sink.add(key, crc.getValue());
         keys.consume();
       }
     }
+  }
 
-    /** The number of boundaries at or below the key: the index of its slice. */
-    private int sliceOf(long key) {
-      int low = 0;
-      int high = boundaries.length;
-      while (low < high) {
-        int middle = (low + high) >>> 1;
-        if (boundaries[middle] <= key) {
-          low = middle + 1;
-        } else {
-          high = middle;
-        }
+  /** The number of boundaries at or below the key: the index of its slice. */
+  static int sliceOf(long[] boundaries, long key) {
+    int low = 0;
+    int high = boundaries.length;
+    while (low < high) {
+      int middle = (low + high) >>> 1;
+      if (boundaries[middle] <= key) {
+        low = middle + 1;
+      } else {
+        high = middle;
       }
-      return low;
     }
+    return low;
   }
 
   /** A growable byte buffer holding one row's UTF-8 text. */

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.floe.core.error.FloeException;
 import dev.floe.core.sync.RouteSchema;
+import dev.floe.core.verify.ColumnKind;
 import dev.floe.core.verify.ComparedRow;
 import dev.floe.core.verify.KeyRange;
 import dev.floe.core.verify.RowKey;
@@ -23,10 +24,13 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -195,26 +199,11 @@ final class IcebergSliceReader {
       walked.awaitPast(Optional.empty());
       return digestsOf(total, walked.keys().size() + 1);
     }
-    String time = fields.get(timePosition).name();
-    Type timeType = fields.get(timePosition).type();
-    List<Types.NestedField> keyAndTime = new ArrayList<>(keyFields);
-    if (!keyAndTime.contains(fields.get(timePosition))) {
-      keyAndTime.add(fields.get(timePosition));
-    }
-    Expression beforeWindow =
-        Expressions.or(
-            Expressions.isNull(time),
-            Expressions.lessThanOrEqual(time, timeLiteral(timeType, windowStart)));
-    Expression inWindow =
-        Expressions.and(
-            Expressions.greaterThanOrEqual(time, timeLiteral(timeType, windowStart.minusDays(1))),
-            Expressions.lessThanOrEqual(time, timeLiteral(timeType, cutoff)));
     record Read(FileScanTask task, Schema projection, boolean window, Optional<Object[]> lowest) {}
     List<Read> reads = new ArrayList<>();
     for (boolean window : new boolean[] {false, true}) {
-      List<Types.NestedField> projected = window ? fields : keyAndTime;
-      Schema projection = new Schema(projected);
-      for (FileScanTask task : tasks(projection, window ? inWindow : beforeWindow)) {
+      Schema projection = projection(window);
+      for (FileScanTask task : tasks(projection, projectionFilter(window))) {
         reads.add(new Read(task, projection, window, keyBound(task, true)));
       }
     }
@@ -248,7 +237,11 @@ final class IcebergSliceReader {
               fastFiles.increment();
             } else {
               genericFiles.increment();
-              digestTask(read.task(), read.projection(), read.window(), boundaries, local);
+              digestTask(
+                  read.task(),
+                  read.projection(),
+                  read.window(),
+                  (key, hash) -> local[sliceOf(key, boundaries)].add(hash));
             }
             readNanos.add(System.nanoTime() - readStarted);
             synchronized (total) {
@@ -266,6 +259,192 @@ final class IcebergSliceReader {
     synchronized (total) {
       return digestsOf(total, walked.keys().size() + 1);
     }
+  }
+
+  /**
+   * The columns of one of the two projections every row is compared in: the key and time columns of
+   * rows compared by key only, or with {@code window} every column of rows in the window.
+   */
+  private Schema projection(boolean window) {
+    if (window) {
+      return new Schema(fields);
+    }
+    List<Types.NestedField> keyAndTime = new ArrayList<>(keyFields);
+    if (!keyAndTime.contains(fields.get(timePosition))) {
+      keyAndTime.add(fields.get(timePosition));
+    }
+    return new Schema(keyAndTime);
+  }
+
+  /**
+   * The files of one projection, by their time statistics: rows before the window (or without a
+   * time), or with {@code window} rows in the window (a day of margin for time zones).
+   */
+  private Expression projectionFilter(boolean window) {
+    String time = fields.get(timePosition).name();
+    Type timeType = fields.get(timePosition).type();
+    if (!window) {
+      return Expressions.or(
+          Expressions.isNull(time),
+          Expressions.lessThanOrEqual(time, timeLiteral(timeType, windowStart)));
+    }
+    return Expressions.and(
+        Expressions.greaterThanOrEqual(time, timeLiteral(timeType, windowStart.minusDays(1))),
+        Expressions.lessThanOrEqual(time, timeLiteral(timeType, cutoff)));
+  }
+
+  /** Whether the key is one integer column, an int or long in the lake ({@link LongKeyIndex}). */
+  boolean hasLongKey() {
+    return keyFields.size() == 1
+        && shape.keyColumns().get(0).kind() == ColumnKind.INTEGER
+        && (keyFields.get(0).type().typeId() == Type.TypeID.INTEGER
+            || keyFields.get(0).type().typeId() == Type.TypeID.LONG);
+  }
+
+  /**
+   * The (key, row hash) index of the compared lake rows of each range, in one read of the files the
+   * ranges' envelope may hold (key statistics), by the columnar path where it applies: for
+   * bisection of mismatching slices. Memory: 16 bytes per lake row of the ranges.
+   *
+   * @param ranges disjoint key ranges, ascending
+   * @param threads how many files are read at once
+   */
+  List<LongKeyIndex> longIndexes(List<KeyRange> ranges, int threads) {
+    List<LongKeyIndex.Builder> builders = new ArrayList<>();
+    ranges.forEach(range -> builders.add(new LongKeyIndex.Builder()));
+    if (snapshotId.isPresent() && !ranges.isEmpty()) {
+      long[][] bounds = new long[ranges.size()][];
+      for (int i = 0; i < bounds.length; i++) {
+        KeyRange range = ranges.get(i);
+        bounds[i] =
+            new long[] {
+              range.lower().flatMap(LongKeyIndex::longKey).orElse(Long.MIN_VALUE),
+              range.upper().flatMap(LongKeyIndex::longKey).orElse(Long.MAX_VALUE),
+              range.upper().isPresent() ? 1 : 0
+            };
+      }
+      Expression envelope =
+          filter(new KeyRange(ranges.get(0).lower(), ranges.get(ranges.size() - 1).upper()));
+      List<Runnable> work = new ArrayList<>();
+      for (boolean window : new boolean[] {false, true}) {
+        Schema projection = projection(window);
+        for (FileScanTask task :
+            tasks(projection, Expressions.and(projectionFilter(window), envelope))) {
+          work.add(
+              () -> {
+                LongKeyIndex.Builder[] local = new LongKeyIndex.Builder[bounds.length];
+                ColumnarDigest.RowSink sink =
+                    (key, hash) -> {
+                      int range = rangeOf(bounds, key);
+                      if (range >= 0) {
+                        if (local[range] == null) {
+                          local[range] = new LongKeyIndex.Builder();
+                        }
+                        local[range].add(key, hash);
+                      }
+                    };
+                boolean read =
+                    columnar.isPresent()
+                        && columnar.get().applies(task)
+                        && columnar
+                            .get()
+                            .read(
+                                task,
+                                table.io().newInputFile(task.file().location()),
+                                window,
+                                sink);
+                if (!read) {
+                  digestTask(
+                      task, projection, window, (key, hash) -> sink.add((Long) key[0], hash));
+                }
+                synchronized (builders) {
+                  for (int i = 0; i < local.length; i++) {
+                    if (local[i] != null) {
+                      builders.get(i).addAll(local[i]);
+                    }
+                  }
+                }
+              });
+        }
+      }
+      runAll(work, threads);
+    }
+    return builders.stream().map(LongKeyIndex.Builder::build).toList();
+  }
+
+  /** The range holding the key, or -1: {@code bounds[i]} is {lower, upper, 1 if bounded above}. */
+  private static int rangeOf(long[][] bounds, long key) {
+    int low = 0;
+    int high = bounds.length;
+    while (low < high) {
+      int middle = (low + high) >>> 1;
+      if (bounds[middle][0] <= key) {
+        low = middle + 1;
+      } else {
+        high = middle;
+      }
+    }
+    int range = low - 1;
+    if (range < 0) {
+      return -1;
+    }
+    long[] bound = bounds[range];
+    return bound[2] == 0 || key < bound[1] ? range : -1;
+  }
+
+  /**
+   * The compared lake rows with these keys (one integer key column), normalized, by key: the files
+   * that may hold them (key statistics) read by Iceberg's generic reader.
+   */
+  Map<RowKey, ComparedRow> rowsWithKeys(Collection<RowKey> keys) {
+    Map<RowKey, ComparedRow> rows = new HashMap<>();
+    if (snapshotId.isEmpty() || keys.isEmpty()) {
+      return rows;
+    }
+    Set<Long> wanted = new HashSet<>();
+    keys.forEach(key -> LongKeyIndex.longKey(key).ifPresent(wanted::add));
+    if (wanted.isEmpty()) {
+      return rows;
+    }
+    long[] sorted = wanted.stream().mapToLong(Long::longValue).sorted().toArray();
+    // Iceberg stops pruning by an IN list of more than 200 values: files are pruned here, by
+    // whether their key bounds hold any wanted key
+    String key = keyFields.get(0).name();
+    Expression envelope =
+        Expressions.and(
+            Expressions.greaterThanOrEqual(key, sorted[0]),
+            Expressions.lessThanOrEqual(key, sorted[sorted.length - 1]));
+    Schema projection = new Schema(fields);
+    int keyPosition = keyPositions[0];
+    for (FileScanTask task : tasks(projection, envelope)) {
+      Optional<Object[]> lowest = keyBound(task, true);
+      Optional<Object[]> highest = keyBound(task, false);
+      if (lowest.isPresent() && highest.isPresent()) {
+        int first = Arrays.binarySearch(sorted, (Long) lowest.get()[0]);
+        int position = first >= 0 ? first : -first - 1;
+        if (position == sorted.length || sorted[position] > (Long) highest.get()[0]) {
+          continue;
+        }
+      }
+      read(
+          task,
+          projection,
+          (record, positions) -> {
+            Object value = record.get(positions[keyPosition]);
+            if (value == null || !wanted.contains(((Number) value).longValue())) {
+              return;
+            }
+            List<String> texts = new ArrayList<>(fields.size());
+            for (int i = 0; i < fields.size(); i++) {
+              texts.add(text(record.get(positions[i]), i));
+            }
+            String time = texts.get(timePosition);
+            if (bounds.compared(time)) {
+              rows.put(rowText.key(texts), new ComparedRow(texts, bounds.inWindow(time)));
+            }
+          });
+    }
+    return rows;
   }
 
   /** One-column integer boundaries as longs (see {@link ColumnarDigest}). */
@@ -320,12 +499,16 @@ final class IcebergSliceReader {
     return digests;
   }
 
-  private void digestTask(
-      FileScanTask task,
-      Schema projection,
-      boolean window,
-      Object[][] boundaries,
-      SliceDigest.Accumulator[] digests) {
+  /** Receives the typed key (reused between rows) and the row hash of each compared row read. */
+  private interface KeyedSink {
+    void add(Object[] typedKey, long hash);
+  }
+
+  /**
+   * Hands each row of one projection of a task to the sink: the key-only rows, or with {@code
+   * window} the rows inside the window, read by Iceberg's generic reader (deletes applied).
+   */
+  private void digestTask(FileScanTask task, Schema projection, boolean window, KeyedSink sink) {
     int[] positions = new int[shape.columns().size()];
     Arrays.fill(positions, -1);
     for (int i = 0; i < fields.size(); i++) {
@@ -350,7 +533,6 @@ final class IcebergSliceReader {
             key[i] =
                 keyOrder.typedLakeValue(i, record.get(readPositions[positions[keyPositions[i]]]));
           }
-          int slice = sliceOf(key, boundaries);
           String text;
           if (full) {
             List<String> texts = new ArrayList<>(fields.size());
@@ -365,7 +547,7 @@ final class IcebergSliceReader {
             }
             text = rowText.keyRowText(keyTexts);
           }
-          digests[slice].add(RowText.hash(text));
+          sink.add(key, RowText.hash(text));
         });
   }
 

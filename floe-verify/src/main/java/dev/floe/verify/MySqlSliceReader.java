@@ -20,6 +20,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -73,7 +74,8 @@ final class MySqlSliceReader {
 
   /**
    * Time spent in queries, summed over threads, by kind: {@code walk} (key boundaries), {@code
-   * digest}, {@code rows} (row comparison), {@code existing}; and {@code connection wait}.
+   * digest}, {@code parts} (part digests of a mismatching slice), {@code rows} (row comparison),
+   * {@code existing}; and {@code connection wait}.
    */
   Map<String, Long> queryNanos() {
     Map<String, Long> nanos = new HashMap<>();
@@ -137,6 +139,71 @@ final class MySqlSliceReader {
           bytesRead.addAndGet(8 + (sum == null ? 0 : sum.length()));
           return new SliceDigest(rows, sum == null ? BigInteger.ZERO : new BigInteger(sum));
         });
+  }
+
+  /**
+   * The digests of consecutive parts of a range, in one query over the range: part 0 holds the keys
+   * below {@code boundaries[0]}, part i those in [boundaries[i-1], boundaries[i]), the last those
+   * at or above the last boundary. For one integer key column: each key's part is found by a binary
+   * search written as nested {@code IF}s of integer comparisons (measured per million rows: about
+   * 0.4-0.6 s of MySQL CPU for the search and the grouping, against about 1.1 s with {@code
+   * INTERVAL}, which compares as decimals), and the parts are the query's groups.
+   *
+   * @param boundaries ascending
+   */
+  SliceDigest[] partDigests(KeyRange range, long[] boundaries) {
+    KeySql where = KeySql.range(shape.keyColumns(), range);
+    StringBuilder part = new StringBuilder();
+    appendPartOf(shape.keyColumns().get(0).quoted(), boundaries, 0, boundaries.length, part);
+    String sql =
+        "SELECT "
+            + part
+            + ", COUNT(*), CAST(SUM("
+            + rowText.sqlRowHash()
+            + ") AS CHAR) FROM "
+            + shape.quotedName()
+            + " WHERE "
+            + where.sql()
+            + " AND "
+            + rowText.sqlComparedFilter()
+            + " GROUP BY 1 ORDER BY NULL";
+    return query(
+        "parts",
+        sql,
+        where.parameters(),
+        List.of(bounds.windowStart()),
+        result -> {
+          SliceDigest[] digests = new SliceDigest[boundaries.length + 1];
+          Arrays.fill(digests, SliceDigest.EMPTY);
+          while (result.next()) {
+            int index = result.getInt(1);
+            long rows = result.getLong(2);
+            String sum = result.getString(3);
+            bytesRead.addAndGet(12 + (sum == null ? 0 : sum.length()));
+            digests[index] =
+                new SliceDigest(rows, sum == null ? BigInteger.ZERO : new BigInteger(sum));
+          }
+          return digests;
+        });
+  }
+
+  /**
+   * Appends the SQL expression giving the part (in [first, last]) of a key known to lie at or above
+   * {@code boundaries[first - 1]} and below {@code boundaries[last]}: a balanced tree of {@code
+   * IF(key < boundary, lower half, upper half)}, log2 comparisons a row.
+   */
+  private static void appendPartOf(
+      String key, long[] boundaries, int first, int last, StringBuilder sql) {
+    if (first == last) {
+      sql.append(first);
+      return;
+    }
+    int middle = (first + last + 1) >>> 1;
+    sql.append("IF(").append(key).append(" < ").append(boundaries[middle - 1]).append(", ");
+    appendPartOf(key, boundaries, first, middle - 1, sql);
+    sql.append(", ");
+    appendPartOf(key, boundaries, middle, last, sql);
+    sql.append(')');
   }
 
   /** The compared rows of a range, normalized, by key. */

@@ -10,6 +10,7 @@ import dev.floe.core.verify.DifferenceCollector;
 import dev.floe.core.verify.KeyRange;
 import dev.floe.core.verify.RowDifferences;
 import dev.floe.core.verify.RowKey;
+import dev.floe.core.verify.RowText;
 import dev.floe.core.verify.Slice;
 import dev.floe.core.verify.SliceDigest;
 import dev.floe.core.verify.SnapshotChoice;
@@ -22,6 +23,9 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,6 +39,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -50,6 +55,12 @@ public final class Verifier {
 
   /** A digest query costs about this many times the walk query over the same keys. */
   private static final int WALK_TO_DIGEST = 3;
+
+  /** The MySQL rows of the mismatching slices whose lake index is held at once (16 B a row). */
+  private static final long INDEX_ROWS = 4_000_000;
+
+  /** At most this many parts per MySQL query when a mismatching range is split at lake keys. */
+  private static final int MAXIMUM_PARTS = 1_024;
 
   private final MySqlConnections connections;
   private final VerifyOptions options;
@@ -157,6 +168,7 @@ public final class Verifier {
     private final AtomicLong slicesNarrowed = new AtomicLong();
     private final AtomicBoolean failed = new AtomicBoolean();
     private final Bisection bisection = options.bisection();
+    private final RowText rowText;
     private final List<Slice> slices = new ArrayList<>();
     private final Map<Integer, SliceDigest> sourceDigests = new ConcurrentHashMap<>();
     private volatile boolean walkDone;
@@ -167,6 +179,7 @@ public final class Verifier {
 
     Run(MySqlSliceReader source, IcebergSliceReader lake, VerifyProgress progress, long started) {
       this.source = source;
+      this.rowText = new RowText(source.shape());
       this.lake = lake;
       this.progress = progress;
       this.started = started;
@@ -215,37 +228,30 @@ public final class Verifier {
         walked.finish();
         walkDone = true;
         phaseDone("walk");
-        List<SliceDigest> lakeDigests = join(lakeRead);
+        List<SliceDigest> lakeDigests = result(lakeRead);
         waitFor(digests);
         phaseDone("source");
-        List<Future<?>> resolutions = new ArrayList<>();
+        List<Integer> mismatching = new ArrayList<>();
         for (int i = 0; i < slices.size(); i++) {
-          Slice slice = slices.get(i);
           if (!sourceDigests.get(i).equals(lakeDigests.get(i))) {
-            slicesNarrowed.incrementAndGet();
-            resolutions.add(workers.submit(() -> resolve(slice)));
+            mismatching.add(i);
           }
         }
-        waitFor(resolutions);
+        slicesNarrowed.addAndGet(mismatching.size());
+        if (lake.hasLongKey()) {
+          resolveInParts(mismatching, workers);
+        } else {
+          List<Future<?>> resolutions = new ArrayList<>();
+          for (int i : mismatching) {
+            Slice slice = slices.get(i);
+            resolutions.add(workers.submit(() -> resolve(slice)));
+          }
+          waitFor(resolutions);
+        }
         phaseDone("bisect");
       } finally {
         workers.shutdownNow();
         lakeReader.shutdownNow();
-      }
-    }
-
-    private <T> T join(CompletableFuture<T> future) {
-      try {
-        return future.get();
-      } catch (ExecutionException e) {
-        Throwable cause = e.getCause();
-        if (cause instanceof RuntimeException runtime) {
-          throw runtime;
-        }
-        throw new FloeException(ErrorCategory.INTERNAL, "verify failed: " + cause, cause);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new FloeException(ErrorCategory.INTERNAL, "interrupted", e);
       }
     }
 
@@ -304,19 +310,22 @@ public final class Verifier {
     }
 
     private void waitFor(List<Future<?>> futures) {
-      for (Future<?> future : futures) {
-        try {
-          future.get();
-        } catch (ExecutionException e) {
-          Throwable cause = e.getCause();
-          if (cause instanceof RuntimeException runtime) {
-            throw runtime;
-          }
-          throw new FloeException(ErrorCategory.INTERNAL, "verify failed: " + cause, cause);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new FloeException(ErrorCategory.INTERNAL, "interrupted", e);
+      futures.forEach(Run::result);
+    }
+
+    /** The future's value; its failure rethrown as it was (a RuntimeException) or as INTERNAL. */
+    private static <T> T result(Future<T> future) {
+      try {
+        return future.get();
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof RuntimeException runtime) {
+          throw runtime;
         }
+        throw new FloeException(ErrorCategory.INTERNAL, "verify failed: " + cause, cause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new FloeException(ErrorCategory.INTERNAL, "interrupted", e);
       }
     }
 
@@ -328,7 +337,7 @@ public final class Verifier {
     private void resolve(Slice slice) {
       LakeKeyIndex index = lake.index(slice.range());
       List<KeyRange> leaves = new ArrayList<>();
-      narrow(slice, index, leaves);
+      narrow(slice, index::digest, leaves);
       if (leaves.isEmpty()) {
         return;
       }
@@ -338,8 +347,148 @@ public final class Verifier {
       }
     }
 
+    /**
+     * Narrows mismatching slices of a table keyed by one integer column down to rows, in batches of
+     * consecutive slices holding at most {@link #INDEX_ROWS} MySQL rows: one lake read builds the
+     * (key, hash) index of every slice of a batch; each slice is then split into parts at its lake
+     * keys and all parts are digested by one MySQL query, recursively for the parts that differ;
+     * the rows of the remaining small parts are compared by their hashes, and only the rows whose
+     * content differs are read again from the lake, to name the columns.
+     */
+    private void resolveInParts(List<Integer> mismatching, ExecutorService workers) {
+      int next = 0;
+      while (next < mismatching.size()) {
+        List<Integer> batch = new ArrayList<>();
+        long batchRows = 0;
+        while (next < mismatching.size()
+            && (batch.isEmpty()
+                || batchRows + sourceDigests.get(mismatching.get(next)).rows() <= INDEX_ROWS)) {
+          batchRows += sourceDigests.get(mismatching.get(next)).rows();
+          batch.add(mismatching.get(next++));
+        }
+        List<LongKeyIndex> indexes =
+            lake.longIndexes(
+                batch.stream().map(i -> slices.get(i).range()).toList(), options.threads());
+        List<Future<PartialDifferences>> resolutions = new ArrayList<>();
+        for (int j = 0; j < batch.size(); j++) {
+          Slice slice = slices.get(batch.get(j));
+          LongKeyIndex index = indexes.get(j);
+          long sourceRows = sourceDigests.get(batch.get(j)).rows();
+          resolutions.add(workers.submit(() -> resolveInParts(slice, index, sourceRows)));
+        }
+        List<PartialDifferences> found = new ArrayList<>();
+        for (Future<PartialDifferences> resolution : resolutions) {
+          found.add(result(resolution));
+        }
+        // the rows whose content differs, read from the lake once for the whole batch
+        Map<RowKey, ComparedRow> changedSource = new HashMap<>();
+        found.forEach(partial -> changedSource.putAll(partial.changed()));
+        Map<RowKey, ComparedRow> changedLake = lake.rowsWithKeys(changedSource.keySet());
+        RowDifferences content = RowDifferences.compare(source.shape(), changedSource, changedLake);
+        List<RowKey> missing = new ArrayList<>(content.missingInLake());
+        List<RowKey> extra = new ArrayList<>(content.extraInLake());
+        found.forEach(
+            partial -> {
+              missing.addAll(partial.missingInLake());
+              extra.addAll(partial.extraInLake());
+            });
+        record(new RowDifferences(missing, extra, content.different()));
+      }
+    }
+
+    /**
+     * The differences of one slice by row hashes: keys missing from the lake, keys extra in the
+     * lake, and the MySQL rows of the keys whose hashes differ (their lake rows are read later).
+     */
+    private record PartialDifferences(
+        List<RowKey> missingInLake, List<RowKey> extraInLake, Map<RowKey, ComparedRow> changed) {}
+
+    private PartialDifferences resolveInParts(Slice slice, LongKeyIndex index, long sourceRows) {
+      List<KeyRange> leaves = new ArrayList<>();
+      narrowInParts(slice.range(), index, sourceRows, leaves);
+      List<RowKey> missing = new ArrayList<>();
+      List<RowKey> extra = new ArrayList<>();
+      Map<RowKey, ComparedRow> changed = new HashMap<>();
+      for (KeyRange leaf : leaves) {
+        Map<RowKey, ComparedRow> rows = source.rows(leaf);
+        Set<Long> inSource = new HashSet<>();
+        for (Map.Entry<RowKey, ComparedRow> entry : rows.entrySet()) {
+          RowKey key = entry.getKey();
+          Optional<Long> value = LongKeyIndex.longKey(key);
+          int position = value.map(index::firstAtOrAfter).orElse(index.size());
+          if (position == index.size() || index.key(position) != value.get()) {
+            missing.add(key);
+            continue;
+          }
+          inSource.add(value.get());
+          ComparedRow row = entry.getValue();
+          long hash =
+              RowText.hash(
+                  row.full()
+                      ? rowText.rowText(row.texts(), true)
+                      : rowText.keyRowText(key.values()));
+          if (hash != index.hash(position)) {
+            changed.put(key, row);
+          }
+        }
+        for (int i = index.from(leaf); i < index.to(leaf); i++) {
+          if (!inSource.contains(index.key(i))) {
+            extra.add(RowKey.of(String.valueOf(index.key(i))));
+          }
+        }
+      }
+      return new PartialDifferences(missing, extra, changed);
+    }
+
+    /**
+     * Adds the leaf ranges of a mismatching range that need a row comparison: a range of more lake
+     * keys than the row limit is split at its lake keys into at most {@link #MAXIMUM_PARTS} parts
+     * of equal lake key counts, digested by one MySQL query; a range with few lake keys but many
+     * MySQL keys (rows the lake lost) is split by walking MySQL's keys ({@link #narrow}).
+     */
+    private void narrowInParts(
+        KeyRange range, LongKeyIndex index, long sourceKeys, List<KeyRange> leaves) {
+      int from = index.from(range);
+      int lakeKeys = index.to(range) - from;
+      int rowLimit = bisection.rowLimit();
+      if (lakeKeys <= rowLimit && sourceKeys <= rowLimit) {
+        leaves.add(range);
+        return;
+      }
+      if (lakeKeys <= rowLimit) {
+        narrow(new Slice(range, sourceKeys), index::digest, leaves);
+        return;
+      }
+      int parts = (int) Math.min(MAXIMUM_PARTS, (lakeKeys + (long) rowLimit - 1) / rowLimit);
+      long[] boundaries = new long[parts - 1];
+      int count = 0;
+      for (int k = 1; k < parts; k++) {
+        long key = index.key(from + (int) ((long) k * lakeKeys / parts));
+        // equal keys (a lake holding a key twice) make one boundary
+        if (key > index.key(from) && (count == 0 || key > boundaries[count - 1])) {
+          boundaries[count++] = key;
+        }
+      }
+      if (count == 0) {
+        leaves.add(range);
+        return;
+      }
+      boundaries = Arrays.copyOf(boundaries, count);
+      SliceDigest[] sourceParts = source.partDigests(range, boundaries);
+      for (int p = 0; p <= count; p++) {
+        KeyRange part =
+            new KeyRange(
+                p == 0 ? range.lower() : Optional.of(RowKey.of(String.valueOf(boundaries[p - 1]))),
+                p == count ? range.upper() : Optional.of(RowKey.of(String.valueOf(boundaries[p]))));
+        if (!sourceParts[p].equals(index.digest(part))) {
+          narrowInParts(part, index, sourceParts[p].rows(), leaves);
+        }
+      }
+    }
+
     /** Adds the key-ordered leaf ranges of a mismatching slice that need a row comparison. */
-    private void narrow(Slice slice, LakeKeyIndex index, List<KeyRange> leaves) {
+    private void narrow(
+        Slice slice, Function<KeyRange, SliceDigest> lakeDigest, List<KeyRange> leaves) {
       if (bisection.compareRows(slice)) {
         leaves.add(slice.range());
         return;
@@ -364,15 +513,22 @@ public final class Verifier {
         return;
       }
       for (Slice part : parts) {
-        if (!source.digest(part.range()).equals(index.digest(part.range()))) {
-          narrow(part, index, leaves);
+        if (!source.digest(part.range()).equals(lakeDigest.apply(part.range()))) {
+          narrow(part, lakeDigest, leaves);
         }
       }
     }
 
     private void compareRows(
         Map<RowKey, ComparedRow> sourceRows, Map<RowKey, ComparedRow> lakeRows) {
-      RowDifferences found = RowDifferences.compare(source.shape(), sourceRows, lakeRows);
+      record(RowDifferences.compare(source.shape(), sourceRows, lakeRows));
+    }
+
+    /**
+     * Adds the differences found, after re-checking in MySQL (without the time filter) the keys
+     * extra in the lake: those MySQL still has changed after the cutoff.
+     */
+    private void record(RowDifferences found) {
       if (found.isEmpty()) {
         return;
       }

@@ -12,6 +12,7 @@ import dev.floe.core.verify.VerifyReport;
 import dev.floe.testing.MariaDbExtension;
 import dev.floe.testing.MariaDbServer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -175,6 +176,69 @@ class VerifierITCase {
                 + 1999L * 1000003
                 + "}]}")
         .contains("\"different\": {\"count\": 1, \"keys\": [{\"tenant\": 3, \"line\": 10000030}]");
+  }
+
+  /**
+   * Whole key ranges lost from the lake and rows the lake kept after MySQL deleted them, next to
+   * single changes: the part digests split at the lake's keys, the ranges where MySQL holds many
+   * keys the lake lacks are split at MySQL's keys, and every key is counted exactly once.
+   */
+  @Test
+  void lostAndDeletedRangesAreCountedExactly() throws Exception {
+    createOrders();
+    fixture.copyToLake("orders", "updated_at");
+    String orders = "`" + fixture.database + "`.orders";
+    List<RowKey> lost = new ArrayList<>();
+    StringBuilder values = new StringBuilder();
+    // 450 keys between two lake keys, none of them in the lake: more than a slice of 400
+    for (int i = 1; i <= 450; i++) {
+      long id = id(1500) + i;
+      lost.add(RowKey.of(String.valueOf(id)));
+      values.append(i == 1 ? "" : ", ").append("(").append(id).append(", 1, 1.00, 'lost', ");
+      values.append(i % 2 == 0 ? "'2025-12-30 00:00:00')" : "'2020-01-01 00:00:00')");
+    }
+    List<RowKey> deleted = new ArrayList<>();
+    for (int seq = 2001; seq <= 2300; seq++) {
+      deleted.add(RowKey.of(String.valueOf(id(seq))));
+    }
+    fixture.server.execute(
+        "INSERT INTO " + orders + " VALUES " + values,
+        "DELETE FROM " + orders + " WHERE id >= " + id(2001) + " AND id <= " + id(2300),
+        "UPDATE "
+            + orders
+            + " SET customer = customer + 1 WHERE id IN ("
+            + id(3)
+            + ", "
+            + id(40)
+            + ", "
+            + id(41)
+            + ")");
+
+    VerifyOptions options =
+        new VerifyOptions(
+            2,
+            2,
+            VerifyFixture.smallSlices().sliceSizer(),
+            new Bisection(50),
+            32,
+            java.time.Duration.ofSeconds(1),
+            1000);
+    VerifyResult result = fixture.verify("orders", CUTOFF, "7d", options);
+    VerifyReport report = result.report();
+
+    assertThat(report.found(DifferenceKind.MISSING_IN_LAKE).count()).isEqualTo(450);
+    assertThat(keys(report, DifferenceKind.MISSING_IN_LAKE)).containsExactlyElementsOf(lost);
+    assertThat(report.found(DifferenceKind.EXTRA_IN_LAKE).count()).isEqualTo(300);
+    assertThat(keys(report, DifferenceKind.EXTRA_IN_LAKE)).containsExactlyElementsOf(deleted);
+    assertThat(report.found(DifferenceKind.DIFFERENT).keys())
+        .containsExactly(
+            Map.entry(RowKey.of(String.valueOf(id(3))), List.of("customer")),
+            Map.entry(RowKey.of(String.valueOf(id(40))), List.of("customer")),
+            Map.entry(RowKey.of(String.valueOf(id(41))), List.of("customer")));
+    assertThat(report.rowsCompared()).isEqualTo(3000 + 450 - 300);
+    assertThat(result.work())
+        .as("mismatching slices are split by part digests, one query per level")
+        .containsKey("parts");
   }
 
   @Test
