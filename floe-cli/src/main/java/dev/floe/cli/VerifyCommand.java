@@ -227,7 +227,10 @@ final class VerifyCommand implements Callable<Integer> {
     }
   }
 
-  /** Prints "slices done / total, rows/s" at most once a second while verify runs. */
+  /**
+   * Prints "slices done / total, rows/s" at most once a second while verify runs, then how many
+   * mismatching slices were narrowed down to rows.
+   */
   private static final class ProgressLine implements VerifyProgress {
     private final PrintWriter err;
     private long lastPrinted;
@@ -249,6 +252,20 @@ final class VerifyCommand implements Callable<Integer> {
       err.printf(
           "verify: %d/%d%s slices, %d rows, %.0f rows/s%n",
           slicesDone, slicesFound, walkDone ? "" : "+", rows, rows / seconds);
+      err.flush();
+    }
+
+    @Override
+    public synchronized void sliceNarrowed(
+        long slicesDone, long slicesMismatching, Duration elapsed) {
+      long now = elapsed.toMillis();
+      if (slicesDone < slicesMismatching && now - lastPrinted < 1000) {
+        return;
+      }
+      lastPrinted = now;
+      err.printf(
+          "verify: %d/%d mismatching slices narrowed down to rows%n",
+          slicesDone, slicesMismatching);
       err.flush();
     }
 

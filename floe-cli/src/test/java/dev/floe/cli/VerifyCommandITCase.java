@@ -106,6 +106,7 @@ class VerifyCommandITCase {
     CliRun run = verify("--cutoff", "2026-01-01", "--report", "out/report.json");
 
     assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(1);
+    assertThat(run.err()).contains("verify: 1/1 mismatching slices narrowed down to rows\n");
     assertThat(run.out())
         .contains("DIFFERENT:\n")
         .contains("  missing in lake:   0\n")

@@ -166,6 +166,7 @@ public final class Verifier {
     private final AtomicLong slicesDone = new AtomicLong();
     private final AtomicLong rows = new AtomicLong();
     private final AtomicLong slicesNarrowed = new AtomicLong();
+    private final AtomicLong slicesResolved = new AtomicLong();
     private final AtomicBoolean failed = new AtomicBoolean();
     private final Bisection bisection = options.bisection();
     private final RowText rowText;
@@ -244,7 +245,12 @@ public final class Verifier {
           List<Future<?>> resolutions = new ArrayList<>();
           for (int i : mismatching) {
             Slice slice = slices.get(i);
-            resolutions.add(workers.submit(() -> resolve(slice)));
+            resolutions.add(
+                workers.submit(
+                    () -> {
+                      resolve(slice);
+                      narrowed(mismatching.size());
+                    }));
           }
           waitFor(resolutions);
         }
@@ -253,6 +259,13 @@ public final class Verifier {
         workers.shutdownNow();
         lakeReader.shutdownNow();
       }
+    }
+
+    private void narrowed(long mismatching) {
+      progress.sliceNarrowed(
+          slicesResolved.incrementAndGet(),
+          mismatching,
+          Duration.ofNanos(System.nanoTime() - started));
     }
 
     private void phaseDone(String phase) {
@@ -374,7 +387,13 @@ public final class Verifier {
           Slice slice = slices.get(batch.get(j));
           LongKeyIndex index = indexes.get(j);
           long sourceRows = sourceDigests.get(batch.get(j)).rows();
-          resolutions.add(workers.submit(() -> resolveInParts(slice, index, sourceRows)));
+          resolutions.add(
+              workers.submit(
+                  () -> {
+                    PartialDifferences found = resolveInParts(slice, index, sourceRows);
+                    narrowed(mismatching.size());
+                    return found;
+                  }));
         }
         List<PartialDifferences> found = new ArrayList<>();
         for (Future<PartialDifferences> resolution : resolutions) {

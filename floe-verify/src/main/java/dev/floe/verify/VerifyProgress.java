@@ -16,6 +16,15 @@ public interface VerifyProgress {
    */
   void sliceDone(long slicesDone, long slicesFound, boolean walkDone, long rows, Duration elapsed);
 
+  /**
+   * One mismatching slice has been narrowed down to its differing rows.
+   *
+   * @param slicesDone mismatching slices narrowed so far
+   * @param slicesMismatching mismatching slices in all
+   * @param elapsed time since the start
+   */
+  default void sliceNarrowed(long slicesDone, long slicesMismatching, Duration elapsed) {}
+
   /** Verify is holding back because the source is busy. */
   void paused(String reason);
 
