@@ -240,7 +240,7 @@ public final class Verifier {
         }
         slicesNarrowed.addAndGet(mismatching.size());
         if (lake.hasLongKey()) {
-          resolveInParts(mismatching, workers);
+          resolveInParts(mismatching, workers, lakeReader);
         } else {
           List<Future<?>> resolutions = new ArrayList<>();
           for (int i : mismatching) {
@@ -363,25 +363,34 @@ public final class Verifier {
     /**
      * Narrows mismatching slices of a table keyed by one integer column down to rows, in batches of
      * consecutive slices holding at most {@link #INDEX_ROWS} MySQL rows: one lake read builds the
-     * (key, hash) index of every slice of a batch; each slice is then split into parts at its lake
-     * keys and all parts are digested by one MySQL query, recursively for the parts that differ;
-     * the rows of the remaining small parts are compared by their hashes, and only the rows whose
-     * content differs are read again from the lake, to name the columns.
+     * (key, hash) index of every slice of a batch (the next batch's while this one's parts are
+     * digested: at most two batches' indexes are held); each slice is then split into parts at its
+     * lake keys and all parts are digested by one MySQL query, recursively for the parts that
+     * differ; the rows of the remaining small parts are compared by their hashes, and only the rows
+     * whose content differs are read again from the lake, to name the columns.
      */
-    private void resolveInParts(List<Integer> mismatching, ExecutorService workers) {
-      int next = 0;
-      while (next < mismatching.size()) {
-        List<Integer> batch = new ArrayList<>();
-        long batchRows = 0;
-        while (next < mismatching.size()
-            && (batch.isEmpty()
-                || batchRows + sourceDigests.get(mismatching.get(next)).rows() <= INDEX_ROWS)) {
-          batchRows += sourceDigests.get(mismatching.get(next)).rows();
-          batch.add(mismatching.get(next++));
+    private void resolveInParts(
+        List<Integer> mismatching, ExecutorService workers, ExecutorService lakeReader) {
+      List<List<Integer>> batches = new ArrayList<>();
+      long batchRows = 0;
+      for (int i : mismatching) {
+        long rows = sourceDigests.get(i).rows();
+        if (batches.isEmpty() || batchRows + rows > INDEX_ROWS) {
+          batches.add(new ArrayList<>());
+          batchRows = 0;
         }
-        List<LongKeyIndex> indexes =
-            lake.longIndexes(
-                batch.stream().map(i -> slices.get(i).range()).toList(), options.threads());
+        batches.get(batches.size() - 1).add(i);
+        batchRows += rows;
+      }
+      // the next batch's lake index is read while MySQL digests the parts of this one
+      Future<List<LongKeyIndex>> next = lakeReader.submit(() -> indexes(batches.get(0)));
+      for (int b = 0; b < batches.size(); b++) {
+        List<Integer> batch = batches.get(b);
+        List<LongKeyIndex> indexes = result(next);
+        if (b + 1 < batches.size()) {
+          List<Integer> following = batches.get(b + 1);
+          next = lakeReader.submit(() -> indexes(following));
+        }
         List<Future<PartialDifferences>> resolutions = new ArrayList<>();
         for (int j = 0; j < batch.size(); j++) {
           Slice slice = slices.get(batch.get(j));
@@ -413,6 +422,11 @@ public final class Verifier {
             });
         record(new RowDifferences(missing, extra, content.different()));
       }
+    }
+
+    private List<LongKeyIndex> indexes(List<Integer> batch) {
+      return lake.longIndexes(
+          batch.stream().map(i -> slices.get(i).range()).toList(), options.threads());
     }
 
     /**
