@@ -13,6 +13,7 @@ import dev.floe.core.verify.SliceDigest;
 import dev.floe.core.verify.TableShape;
 import dev.floe.core.verify.TimeBounds;
 import dev.floe.core.verify.VerifyColumn;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -37,6 +38,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Files;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.avro.Avro;
@@ -230,7 +232,7 @@ final class IcebergSliceReader {
                     .get()
                     .digest(
                         read.task(),
-                        table.io().newInputFile(read.task().file().location()),
+                        columnarInput(read.task()),
                         read.window(),
                         longBoundaries(boundaries),
                         local)) {
@@ -445,6 +447,32 @@ final class IcebergSliceReader {
           });
     }
     return rows;
+  }
+
+  /**
+   * The data file of a task for the columnar read: a file on local disk is read straight from the
+   * file system (Iceberg's local input file), not through Hadoop's checksummed local file system,
+   * whose stream stack costs the cold JVM seconds of JIT compilation (measured: 2.7 s of C2 time in
+   * two stream methods during one verify of 10M rows); any other location through the table's
+   * FileIO.
+   */
+  private InputFile columnarInput(FileScanTask task) {
+    String location = task.file().location();
+    // Hadoop writes local locations as file:/p, file:///p or a bare path, never percent-encoded
+    String path;
+    if (location.startsWith("file://")) {
+      path = location.substring("file://".length());
+    } else if (location.startsWith("file:")) {
+      path = location.substring("file:".length());
+    } else if (location.startsWith("/")) {
+      path = location;
+    } else {
+      return table.io().newInputFile(location);
+    }
+    File file = new File(path);
+    return file.isAbsolute() && file.isFile()
+        ? Files.localInput(file)
+        : table.io().newInputFile(location);
   }
 
   /** One-column integer boundaries as longs (see {@link ColumnarDigest}). */

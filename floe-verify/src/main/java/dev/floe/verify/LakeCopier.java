@@ -123,7 +123,8 @@ public final class LakeCopier {
             + shape.quotedName()
             + " ORDER BY "
             + KeySql.orderBy(shape.keyColumns());
-    GenericAppenderFactory factory = new GenericAppenderFactory(schema);
+    // the table's write properties (its Parquet codec, zstd for a new table), as a sync writes
+    GenericAppenderFactory factory = new GenericAppenderFactory(schema).setAll(table.properties());
     AppendFiles append = table.newAppend();
     long copied = 0;
     try (Statement statement =
