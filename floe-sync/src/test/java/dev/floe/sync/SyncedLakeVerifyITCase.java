@@ -17,6 +17,7 @@ import dev.floe.verify.Verifier;
 import dev.floe.verify.VerifyOptions;
 import dev.floe.verify.VerifyProgress;
 import dev.floe.verify.VerifyRequest;
+import dev.floe.verify.VerifyResult;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -56,6 +57,7 @@ class SyncedLakeVerifyITCase {
           + " NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,"
           + " NULL, NULL)";
   private static final TableIdentifier LAKE_TABLE = TableIdentifier.of("types", "all_types");
+  private static final TableIdentifier ORDERS = TableIdentifier.of("types", "orders");
 
   @TempDir Path directory;
 
@@ -79,6 +81,14 @@ class SyncedLakeVerifyITCase {
               ON UPDATE CURRENT_TIMESTAMP(6)
           ) DEFAULT CHARSET=utf8mb4
           """,
+          """
+          CREATE TABLE types.orders (
+            id BIGINT PRIMARY KEY, note VARCHAR(20),
+            updated_at DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)
+              ON UPDATE CURRENT_TIMESTAMP(6))
+          """,
+          "INSERT INTO types.orders (id, note) SELECT seq, CONCAT('n', seq) FROM"
+              + " types.seq_1_to_300",
           "INSERT INTO types.all_types ("
               + COLUMNS
               + ") VALUES "
@@ -100,7 +110,15 @@ class SyncedLakeVerifyITCase {
       String cutoff;
       try (RunningSync sync =
           new SyncRunner(catalog, new MySqlConnections(Duration.ofSeconds(10))).start(options)) {
-        awaitLakeRows(catalog, 2);
+        awaitLakeRows(catalog, LAKE_TABLE, 2);
+        awaitLakeRows(catalog, ORDERS, 300);
+        // upserts and deletes of a BIGINT-keyed table in several commits: delete files
+        for (int round = 1; round <= 3; round++) {
+          server.execute(
+              "UPDATE types.orders SET note = 'round " + round + "' WHERE id % 7 = " + round,
+              "DELETE FROM types.orders WHERE id = " + (100 + round));
+          awaitLakeRows(catalog, ORDERS, 300 - round);
+        }
         // binlog changes of every type
         server.execute(
             "INSERT INTO types.all_types ("
@@ -119,8 +137,10 @@ class SyncedLakeVerifyITCase {
         awaitSourceClockPast(server, next.plusSeconds(1));
         server.execute(
             "INSERT INTO types.all_types (" + COLUMNS + ") VALUES " + NULLS.formatted(5),
-            "UPDATE types.all_types SET c = 'new' WHERE id = 4");
-        awaitWatermarkPast(catalog, next.toInstant(ZoneOffset.ofHours(3)));
+            "UPDATE types.all_types SET c = 'new' WHERE id = 4",
+            "UPDATE types.orders SET note = 'late' WHERE id = 1");
+        awaitWatermarkPast(catalog, LAKE_TABLE, next.toInstant(ZoneOffset.ofHours(3)));
+        awaitWatermarkPast(catalog, ORDERS, next.toInstant(ZoneOffset.ofHours(3)));
 
         VerifyReport equal = verify(server, catalog, cutoff);
         assertThat(equal.status()).as(equal.summary(20)).isEqualTo("equal");
@@ -128,6 +148,9 @@ class SyncedLakeVerifyITCase {
         // compared
         assertThat(equal.rowsCompared()).isEqualTo(3);
         assertThat(equal.snapshot().reason()).doesNotStartWith("current snapshot");
+        VerifyResult orders = verifyOrders(server, catalog, cutoff);
+        assertThat(orders.report().status()).as(orders.report().summary(20)).isEqualTo("equal");
+        assertThat(orders.report().rowsCompared()).isEqualTo(296);
         sync.cancel(Duration.ofSeconds(60));
       }
 
@@ -144,6 +167,26 @@ class SyncedLakeVerifyITCase {
                 + ", updated_at) VALUES "
                 + NULLS.formatted(6).replace("NULL)", "NULL, '" + cutoff + "' - INTERVAL 1 HOUR)"));
       }
+      // the same behind the BIGINT-keyed table, whose lake files carry the sync's delete files
+      server.execute(
+          "SET sql_log_bin = 0",
+          "UPDATE types.orders SET note = 'hidden', updated_at = updated_at WHERE id = 14",
+          "DELETE FROM types.orders WHERE id = 200");
+      Table ordersLake = catalog.catalog().loadTable(ORDERS);
+      assertThat(ordersLake.currentSnapshot().summary().get("total-delete-files"))
+          .as("the sync wrote delete files")
+          .isNotEqualTo("0");
+      VerifyResult orders = verifyOrders(server, catalog, cutoff);
+      assertThat(orders.report().status()).isEqualTo("different");
+      assertThat(keys(orders.report(), DifferenceKind.EXTRA_IN_LAKE))
+          .containsExactly(RowKey.of("200"));
+      assertThat(orders.report().found(DifferenceKind.DIFFERENT).keys())
+          .containsExactly(Map.entry(RowKey.of("14"), List.of("note")));
+      assertThat(orders.report().found(DifferenceKind.MISSING_IN_LAKE).count()).isZero();
+      assertThat(orders.work())
+          .as("the sync's data files and their deletes are read column by column")
+          .containsEntry("lake files generic", 0L);
+
       VerifyReport different = verify(server, catalog, cutoff);
       assertThat(different.status()).isEqualTo("different");
       assertThat(keys(different, DifferenceKind.MISSING_IN_LAKE)).containsExactly(RowKey.of("6"));
@@ -169,6 +212,22 @@ class SyncedLakeVerifyITCase {
         .report();
   }
 
+  private static VerifyResult verifyOrders(
+      MariaDbServer server, FloeCatalog catalog, String cutoff) {
+    return new Verifier(new MySqlConnections(Duration.ofSeconds(10)), VerifyOptions.defaults())
+        .verify(
+            new VerifyRequest(
+                MySqlSourceAddress.parse(server.sourceUrl("root", "", "types"), "--source"),
+                "types",
+                "orders",
+                ORDERS,
+                cutoff,
+                "1d",
+                "updated_at"),
+            catalog.catalog(),
+            VerifyProgress.NONE);
+  }
+
   private static List<RowKey> keys(VerifyReport report, DifferenceKind kind) {
     return report.found(kind).keys().stream().map(Map.Entry::getKey).toList();
   }
@@ -191,24 +250,26 @@ class SyncedLakeVerifyITCase {
     }
   }
 
-  private static void awaitLakeRows(FloeCatalog catalog, int rows) throws Exception {
+  private static void awaitLakeRows(FloeCatalog catalog, TableIdentifier lakeTable, int rows)
+      throws Exception {
     Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
     while (true) {
-      if (catalog.catalog().tableExists(LAKE_TABLE)) {
-        Table table = catalog.catalog().loadTable(LAKE_TABLE);
+      if (catalog.catalog().tableExists(lakeTable)) {
+        Table table = catalog.catalog().loadTable(lakeTable);
         if (LakeComparison.lakeRows(table).size() == rows) {
           return;
         }
       }
-      assertThat(Instant.now()).as("the lake holds %d rows", rows).isBefore(deadline);
+      assertThat(Instant.now()).as("%s holds %d rows", lakeTable, rows).isBefore(deadline);
       Thread.sleep(300); // polling the lake, bounded by the deadline
     }
   }
 
-  private static void awaitWatermarkPast(FloeCatalog catalog, Instant cutoff) throws Exception {
+  private static void awaitWatermarkPast(
+      FloeCatalog catalog, TableIdentifier lakeTable, Instant cutoff) throws Exception {
     Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
     while (true) {
-      Snapshot current = catalog.catalog().loadTable(LAKE_TABLE).currentSnapshot();
+      Snapshot current = catalog.catalog().loadTable(lakeTable).currentSnapshot();
       String watermark =
           current == null ? null : current.summary().get(SyncSummary.SOURCE_WATERMARK_MS);
       if (watermark != null && Long.parseLong(watermark) >= cutoff.toEpochMilli()) {

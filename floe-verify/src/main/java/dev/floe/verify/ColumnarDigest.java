@@ -16,13 +16,24 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.zip.CRC32;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.data.BaseDeleteLoader;
+import org.apache.iceberg.data.DeleteLoader;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.StructLikeSet;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReadStore;
@@ -73,13 +84,29 @@ final class ColumnarDigest {
   private final java.util.concurrent.atomic.LongAdder keyOnlyGroups =
       new java.util.concurrent.atomic.LongAdder();
 
+  /** At most this many deleted keys are kept for later tasks (8 bytes each). */
+  private static final long CACHED_KEYS = 16_000_000;
+
+  private static final Deletes NO_DELETES = new Deletes(null, new long[0]);
+
+  /** Opens a data or delete file by its location. */
+  private final Function<String, InputFile> files;
+
+  /** The sorted keys removed by a set of equality delete files (by their sorted locations). */
+  private final Map<List<String>, long[]> deletedKeys = new ConcurrentHashMap<>();
+
+  private final java.util.concurrent.atomic.LongAdder cachedKeys =
+      new java.util.concurrent.atomic.LongAdder();
+
   private ColumnarDigest(
       List<VerifyColumn> columns,
       List<Types.NestedField> fields,
       int keyPosition,
       int timePosition,
       LocalDateTime windowStart,
-      LocalDateTime cutoff) {
+      LocalDateTime cutoff,
+      Function<String, InputFile> files) {
+    this.files = requireNonNull(files, "files is null");
     this.columns = List.copyOf(columns);
     this.fields = List.copyOf(fields);
     this.keyPosition = keyPosition;
@@ -96,6 +123,7 @@ final class ColumnarDigest {
    * @param columns the table's columns, in table order
    * @param fields their lake fields, in the same order
    * @param keyPositions the key columns' positions in {@code columns}
+   * @param files opens a data or delete file by its location
    */
   static Optional<ColumnarDigest> of(
       List<VerifyColumn> columns,
@@ -103,7 +131,8 @@ final class ColumnarDigest {
       int[] keyPositions,
       int timePosition,
       LocalDateTime windowStart,
-      LocalDateTime cutoff) {
+      LocalDateTime cutoff,
+      Function<String, InputFile> files) {
     if (keyPositions.length != 1 || columns.get(keyPositions[0]).kind() != ColumnKind.INTEGER) {
       return Optional.empty();
     }
@@ -116,7 +145,8 @@ final class ColumnarDigest {
       return Optional.empty();
     }
     return Optional.of(
-        new ColumnarDigest(columns, fields, keyPositions[0], timePosition, windowStart, cutoff));
+        new ColumnarDigest(
+            columns, fields, keyPositions[0], timePosition, windowStart, cutoff, files));
   }
 
   /** How many row groups were read by their key column alone (every time before the window). */
@@ -124,11 +154,101 @@ final class ColumnarDigest {
     return keyOnlyGroups.sum();
   }
 
-  /** Whether a task may be read here: a Parquet file, no deletes, no encryption. */
+  /**
+   * Whether a task may be read here: an unencrypted Parquet file whose delete files, if any, are
+   * position deletes or equality deletes on the key column alone (what a sync writes).
+   */
   boolean applies(FileScanTask task) {
-    return task.file().format() == FileFormat.PARQUET
-        && task.deletes().isEmpty()
-        && task.file().keyMetadata() == null;
+    if (task.file().format() != FileFormat.PARQUET || task.file().keyMetadata() != null) {
+      return false;
+    }
+    List<Integer> key = List.of(fields.get(keyPosition).fieldId());
+    for (DeleteFile delete : task.deletes()) {
+      boolean readable =
+          delete.keyMetadata() == null
+              && (delete.content() == FileContent.POSITION_DELETES
+                  || (delete.content() == FileContent.EQUALITY_DELETES
+                      && key.equals(delete.equalityFieldIds())));
+      if (!readable) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The rows of one data file its delete files remove: by position in the file, and by key. */
+  private static final class Deletes {
+    private final PositionDeleteIndex positions;
+    private final long[] keys;
+
+    Deletes(PositionDeleteIndex positions, long[] keys) {
+      this.positions = positions;
+      this.keys = keys;
+    }
+
+    boolean byPosition() {
+      return positions != null && !positions.isEmpty();
+    }
+
+    boolean any() {
+      return byPosition() || keys.length > 0;
+    }
+
+    boolean deleted(long position, long key) {
+      return (positions != null && positions.isDeleted(position))
+          || (keys.length > 0 && Arrays.binarySearch(keys, key) >= 0);
+    }
+  }
+
+  /**
+   * Loads the deletes of a task with Iceberg's delete loader: the position deletes of its file, and
+   * the keys its equality delete files remove, as one sorted array, kept for other tasks with the
+   * same equality delete files while fewer than {@link #CACHED_KEYS} keys are kept.
+   */
+  private Deletes deletes(FileScanTask task) {
+    if (task.deletes().isEmpty()) {
+      return NO_DELETES;
+    }
+    DeleteLoader loader = new BaseDeleteLoader(delete -> files.apply(delete.location()));
+    List<DeleteFile> positionFiles = new ArrayList<>();
+    List<DeleteFile> equalityFiles = new ArrayList<>();
+    for (DeleteFile delete : task.deletes()) {
+      (delete.content() == FileContent.POSITION_DELETES ? positionFiles : equalityFiles)
+          .add(delete);
+    }
+    PositionDeleteIndex positions =
+        positionFiles.isEmpty()
+            ? null
+            : loader.loadPositionDeletes(positionFiles, task.file().location());
+    long[] keys = new long[0];
+    if (!equalityFiles.isEmpty()) {
+      List<String> locations = equalityFiles.stream().map(DeleteFile::location).sorted().toList();
+      keys = deletedKeys.get(locations);
+      if (keys == null) {
+        keys = loadKeys(loader, equalityFiles);
+        if (cachedKeys.sum() + keys.length <= CACHED_KEYS) {
+          cachedKeys.add(keys.length);
+          deletedKeys.put(locations, keys);
+        }
+      }
+    }
+    return new Deletes(positions, keys);
+  }
+
+  private long[] loadKeys(DeleteLoader loader, List<DeleteFile> equalityFiles) {
+    Schema keySchema = new Schema(fields.get(keyPosition));
+    StructLikeSet deleted = loader.loadEqualityDeletes(equalityFiles, keySchema);
+    long[] keys = new long[deleted.size()];
+    int count = 0;
+    for (StructLike key : deleted) {
+      Object value = key.get(0, Object.class);
+      if (value != null) {
+        keys[count++] = ((Number) value).longValue();
+      }
+    }
+    keys = Arrays.copyOf(keys, count);
+    Arrays.sort(keys);
+    return keys;
   }
 
   /**
@@ -202,12 +322,18 @@ final class ColumnarDigest {
       reader.setRequestedSchema(requested);
       String createdBy = reader.getFileMetaData().getCreatedBy();
       GroupRecordConverter converter = new GroupRecordConverter(requested);
-      Rows rows = new Rows(window, sink, texts);
       List<BlockMetaData> groups = reader.getRowGroups();
+      Deletes deletes = deletes(task);
+      if (deletes.byPosition()
+          && groups.stream().anyMatch(group -> group.getRowIndexOffset() < 0)) {
+        return false; // the rows' positions in the file are unknown
+      }
+      Rows rows = new Rows(window, sink, texts, deletes.any() ? deletes : null);
       PageReadStore pages;
       for (int group = 0; (pages = reader.readNextRowGroup()) != null; group++) {
         ColumnReadStore store =
             new ColumnReadStoreImpl(pages, converter.getRootConverter(), requested, createdBy);
+        rows.firstPosition = groups.get(group).getRowIndexOffset();
         if (!window && allBeforeWindow(groups.get(group), descriptors.get(1))) {
           // every row is key-only: the time column is neither decoded nor read row by row
           keyOnlyGroups.increment();
@@ -272,10 +398,17 @@ final class ColumnarDigest {
     private final CRC32 crc = new CRC32();
     private final TextBuffer text = new TextBuffer();
 
-    Rows(boolean window, RowSink sink, List<ValueText> texts) {
+    /** The deletes of the file, or null when it has none. */
+    private final Deletes deletes;
+
+    /** The position in the file of the row group's first row. */
+    long firstPosition;
+
+    Rows(boolean window, RowSink sink, List<ValueText> texts, Deletes deletes) {
       this.window = window;
       this.sink = sink;
       this.texts = texts;
+      this.deletes = deletes;
     }
 
     void read(long count, ColumnReader[] readers) {
@@ -295,11 +428,16 @@ final class ColumnarDigest {
         }
         boolean inWindow = !timeNull && time >= windowStartMicros && time < cutoffMicros;
         boolean keyOnly = timeNull || time < windowStartMicros;
-        if (window ? inWindow : keyOnly) {
+        boolean compared = window ? inWindow : keyOnly;
+        long key = 0;
+        if (compared) {
           if (keys.getCurrentDefinitionLevel() < keyDefined) {
             throw new IllegalStateException("a NULL key in the lake");
           }
-          long key = intKey ? keys.getInteger() : keys.getLong();
+          key = intKey ? keys.getInteger() : keys.getLong();
+          compared = deletes == null || !deletes.deleted(firstPosition + row, key);
+        }
+        if (compared) {
           text.clear();
           if (window) {
             text.append('R');
@@ -321,7 +459,8 @@ final class ColumnarDigest {
           crc.update(text.bytes, 0, text.length);
           sink.add(key, crc.getValue());
         } else {
-          // skip the values not read explicitly: consume() alone would skip the wrong value
+          // skip the values not read explicitly (skip() after a read is a no-op): consume() alone
+          // would skip the wrong value
           for (ColumnReader reader : distinct) {
             if (reader != times
                 && reader.getCurrentDefinitionLevel()
@@ -346,11 +485,13 @@ final class ColumnarDigest {
           throw new IllegalStateException("a NULL key in the lake");
         }
         long key = intKey ? keys.getInteger() : keys.getLong();
-        text.clear();
-        text.appendLong(key);
-        crc.reset();
-        crc.update(text.bytes, 0, text.length);
-        sink.add(key, crc.getValue());
+        if (deletes == null || !deletes.deleted(firstPosition + row, key)) {
+          text.clear();
+          text.appendLong(key);
+          crc.reset();
+          crc.update(text.bytes, 0, text.length);
+          sink.add(key, crc.getValue());
+        }
         keys.consume();
       }
     }

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -23,7 +24,13 @@ import org.apache.iceberg.data.GenericAppenderFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.EqualityDeleteWriter;
+import org.apache.iceberg.deletes.PositionDelete;
+import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.encryption.EncryptedFiles;
+import org.apache.iceberg.encryption.EncryptedOutputFile;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -251,9 +258,10 @@ class VerifierITCase {
   }
 
   /**
-   * Lake files with equality deletes are read by Iceberg's generic reader, in the slice digests and
-   * in the (key, hash) index of a mismatching slice: rows the lake deleted are missing from it, and
-   * a changed row next to them is still found with its column.
+   * Lake files with equality deletes on the key and with position deletes, as a sync writes them,
+   * are read column by column with their deletes applied, in the slice digests and in the (key,
+   * hash) index of a mismatching slice: rows the lake deleted are missing from it, and a changed
+   * row next to them is still found with its column.
    */
   @Test
   void rowsDeletedInTheLakeAreMissingAndChangesNextToThemAreFound() throws Exception {
@@ -270,20 +278,37 @@ class VerifierITCase {
             new int[] {lake.schema().findField("id").fieldId()},
             keySchema,
             null);
-    EqualityDeleteWriter<Record> deletes =
-        appenders.newEqDeleteWriter(
-            EncryptedFiles.plainAsEncryptedOutput(
-                lake.io()
-                    .newOutputFile(lake.locationProvider().newDataLocation("deletes.parquet"))),
-            FileFormat.PARQUET,
-            null);
-    try (deletes) {
+    EqualityDeleteWriter<Record> equalityDeletes =
+        appenders.newEqDeleteWriter(newFile(lake, "equality-deletes"), FileFormat.PARQUET, null);
+    try (equalityDeletes) {
       // one row in the window, one compared by key only
       for (int seq : new int[] {100, 2600}) {
-        deletes.write(GenericRecord.create(keySchema).copy("id", id(seq)));
+        equalityDeletes.write(GenericRecord.create(keySchema).copy("id", id(seq)));
       }
     }
-    lake.newRowDelta().addDeletes(deletes.toDeleteFile()).commit();
+    // the copy writes 700 rows a file in key order: seq 1500 is row 99 of the file holding it
+    String holder = null;
+    try (CloseableIterable<FileScanTask> tasks = lake.newScan().includeColumnStats().planFiles()) {
+      for (FileScanTask task : tasks) {
+        Types.NestedField id = lake.schema().findField("id");
+        long lowest =
+            Conversions.fromByteBuffer(id.type(), task.file().lowerBounds().get(id.fieldId()));
+        long highest =
+            Conversions.fromByteBuffer(id.type(), task.file().upperBounds().get(id.fieldId()));
+        if (lowest <= id(1500) && id(1500) <= highest) {
+          holder = task.file().location();
+        }
+      }
+    }
+    PositionDeleteWriter<Record> positionDeletes =
+        appenders.newPosDeleteWriter(newFile(lake, "position-deletes"), FileFormat.PARQUET, null);
+    try (positionDeletes) {
+      positionDeletes.write(PositionDelete.<Record>create().set(holder, (1500 - 1) % 700, null));
+    }
+    lake.newRowDelta()
+        .addDeletes(equalityDeletes.toDeleteFile())
+        .addDeletes(positionDeletes.toDeleteFile())
+        .commit();
     fixture.server.execute(
         "UPDATE `"
             + fixture.database
@@ -303,13 +328,22 @@ class VerifierITCase {
     VerifyReport report = result.report();
 
     assertThat(keys(report, DifferenceKind.MISSING_IN_LAKE))
-        .containsExactly(RowKey.of(String.valueOf(id(100))), RowKey.of(String.valueOf(id(2600))));
+        .containsExactly(
+            RowKey.of(String.valueOf(id(100))),
+            RowKey.of(String.valueOf(id(1500))),
+            RowKey.of(String.valueOf(id(2600))));
     assertThat(report.found(DifferenceKind.EXTRA_IN_LAKE).count()).isZero();
     assertThat(report.found(DifferenceKind.DIFFERENT).keys())
         .containsExactly(Map.entry(RowKey.of(String.valueOf(id(101))), List.of("customer")));
-    assertThat(result.work().get("lake files generic"))
-        .as("the files with deletes are read by the generic reader")
-        .isPositive();
+    assertThat(result.work())
+        .as("files with the deletes a sync writes are read column by column")
+        .containsEntry("lake files generic", 0L);
+    assertThat(result.work().get("lake files columnar")).isPositive();
+  }
+
+  private static EncryptedOutputFile newFile(Table lake, String name) {
+    return EncryptedFiles.plainAsEncryptedOutput(
+        lake.io().newOutputFile(lake.locationProvider().newDataLocation(name + ".parquet")));
   }
 
   @Test
