@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.zip.CRC32;
 import org.apache.iceberg.DeleteFile;
@@ -81,8 +82,7 @@ final class ColumnarDigest {
   private final boolean timeIsDate;
   private final long windowStartMicros;
   private final long cutoffMicros;
-  private final java.util.concurrent.atomic.LongAdder keyOnlyGroups =
-      new java.util.concurrent.atomic.LongAdder();
+  private final LongAdder keyOnlyGroups = new LongAdder();
 
   /** At most this many deleted keys are kept for later tasks (8 bytes each). */
   private static final long CACHED_KEYS = 16_000_000;
@@ -95,8 +95,7 @@ final class ColumnarDigest {
   /** The sorted keys removed by a set of equality delete files (by their sorted locations). */
   private final Map<List<String>, long[]> deletedKeys = new ConcurrentHashMap<>();
 
-  private final java.util.concurrent.atomic.LongAdder cachedKeys =
-      new java.util.concurrent.atomic.LongAdder();
+  private final LongAdder cachedKeys = new LongAdder();
 
   private ColumnarDigest(
       List<VerifyColumn> columns,
