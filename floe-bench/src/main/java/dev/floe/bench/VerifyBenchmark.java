@@ -16,6 +16,7 @@ import dev.floe.verify.VerifyOptions;
 import dev.floe.verify.VerifyProgress;
 import dev.floe.verify.VerifyRequest;
 import dev.floe.verify.VerifyResult;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -26,12 +27,26 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericAppenderFactory;
+import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.deletes.EqualityDeleteWriter;
+import org.apache.iceberg.encryption.EncryptedFiles;
+import org.apache.iceberg.encryption.EncryptedOutputFile;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.parquet.Parquet;
 
 /**
  * {@code floe verify} on a table of snowflake ids against (a) plain full scans of the MySQL table:
@@ -63,7 +78,9 @@ final class VerifyBenchmark implements Benchmark {
   public String description() {
     return "floe verify vs a plain full scan and a full-extract compare (--rows, default 1000000;"
         + " --threads, default 2; --data=DIR keeps MariaDB and the lake in DIR for the next run;"
-        + " --baselines=false skips the extract phase; --differences=false the 0.01% case)";
+        + " --baselines=false skips the extract phase; --differences=false the 0.01% case;"
+        + " --upserted-files=N also verifies the identical case against a copy of the lake in"
+        + " which N data files were upserted through an equality delete file)";
   }
 
   @Override
@@ -72,6 +89,7 @@ final class VerifyBenchmark implements Benchmark {
     int threads = context.intParameter("threads", 2);
     boolean baselines = !"false".equals(context.parameters().get("baselines"));
     boolean differences = !"false".equals(context.parameters().get("differences"));
+    int upsertedFiles = context.intParameter("upserted-files", 0);
     Optional<Path> kept = Optional.ofNullable(context.parameters().get("data")).map(Path::of);
     Path home = kept.orElse(context.scratchDirectory());
     try (MariaDbServer server =
@@ -136,13 +154,44 @@ final class VerifyBenchmark implements Benchmark {
       Phase verifyEqual =
           measure(server, () -> equal[0] = verify(source, database, target, catalog, threads));
       printBreakdown("identical (" + equal[0].report().status() + ")", equal[0]);
+      List<BenchmarkResult.Measurement> upsertMeasurements = new ArrayList<>();
+      List<BenchmarkResult.Ratio> upsertRatios = new ArrayList<>();
+      if (upsertedFiles > 0) {
+        TableIdentifier upserted = upsertedCopy(catalog, lake, target, upsertedFiles);
+        VerifyResult[] result = new VerifyResult[1];
+        Phase verifyUpserted =
+            measure(server, () -> result[0] = verify(source, database, upserted, catalog, threads));
+        printBreakdown(
+            "identical, " + upsertedFiles + " files upserted (" + result[0].report().status() + ")",
+            result[0]);
+        String label = "floe verify, identical, lake with upserts (equality deletes)";
+        add(upsertMeasurements, label, verifyUpserted);
+        upsertRatios.add(
+            new BenchmarkResult.Ratio(
+                "verify time / plain full scan time, lake with upserts (identical)",
+                verifyUpserted.seconds,
+                discard.seconds,
+                "s",
+                "<= 1.5"));
+        upsertRatios.add(
+            new BenchmarkResult.Ratio(
+                "verify time, lake with upserts / without (identical)",
+                verifyUpserted.seconds,
+                verifyEqual.seconds,
+                "s",
+                ""));
+      }
       if (!differences) {
         List<BenchmarkResult.Measurement> measurements = new ArrayList<>();
         add(measurements, COUNT_SCAN, scan);
         add(measurements, SELECT_DISCARD, discard);
         add(measurements, SELECT_ALL, select);
         add(measurements, "floe verify, identical tables", verifyEqual);
-        return new BenchmarkResult(measurements, timeRatios(verifyEqual, scan, discard, select));
+        measurements.addAll(upsertMeasurements);
+        List<BenchmarkResult.Ratio> ratios =
+            new ArrayList<>(timeRatios(verifyEqual, scan, discard, select));
+        ratios.addAll(upsertRatios);
+        return new BenchmarkResult(measurements, ratios);
       }
       int changed = injectDifferences(server, database, rows);
       VerifyResult[] different = new VerifyResult[1];
@@ -182,9 +231,11 @@ final class VerifyBenchmark implements Benchmark {
       add(measurements, SELECT_ALL, select);
       add(measurements, "full-extract compare (baseline)", extract);
       add(measurements, "floe verify, identical tables", verifyEqual);
+      measurements.addAll(upsertMeasurements);
       add(measurements, "floe verify, 0.01% rows differ", verifyDifferent);
       List<BenchmarkResult.Ratio> ratios =
           new ArrayList<>(timeRatios(verifyEqual, scan, discard, select));
+      ratios.addAll(upsertRatios);
       ratios.addAll(
           List.of(
               new BenchmarkResult.Ratio(
@@ -249,6 +300,79 @@ final class VerifyBenchmark implements Benchmark {
             count.floeCpu + count.mysqlCpu,
             "s",
             ""));
+  }
+
+  /**
+   * A copy of the lake table sharing its data files, in which the rows of {@code files} data files
+   * spread over the key range were upserted as a sync upserts them: their keys deleted by one
+   * equality delete file and the same rows written again into one new data file (whose keys span
+   * the table). The content stays identical to MySQL; every data file now has a delete to apply.
+   */
+  private static TableIdentifier upsertedCopy(
+      FloeCatalog catalog, Table lake, TableIdentifier original, int files) throws IOException {
+    TableIdentifier copy = TableIdentifier.of(original.namespace(), "orders_upserted");
+    if (catalog.catalog().tableExists(copy)) {
+      catalog.catalog().dropTable(copy, false); // never purge: the data files are the original's
+    }
+    Table table =
+        catalog.catalog().createTable(copy, lake.schema(), lake.spec(), lake.properties());
+    List<DataFile> dataFiles = new ArrayList<>();
+    // with their column statistics, which the copy's manifests must carry as the original's do
+    try (CloseableIterable<FileScanTask> tasks = lake.newScan().includeColumnStats().planFiles()) {
+      tasks.forEach(task -> dataFiles.add(task.file()));
+    }
+    AppendFiles append = table.newAppend();
+    dataFiles.forEach(append::appendFile);
+    append.commit();
+    Schema schema = table.schema();
+    Schema keySchema = schema.select("id");
+    GenericAppenderFactory appenders =
+        new GenericAppenderFactory(
+            table,
+            schema,
+            table.spec(),
+            table.properties(),
+            new int[] {schema.findField("id").fieldId()},
+            keySchema,
+            null);
+    EqualityDeleteWriter<Record> deletes =
+        appenders.newEqDeleteWriter(newFile(table, "upsert-deletes"), FileFormat.PARQUET, null);
+    DataWriter<Record> rows =
+        appenders.newDataWriter(newFile(table, "upserted-rows"), FileFormat.PARQUET, null);
+    long upserted = 0;
+    try (deletes;
+        rows) {
+      for (int i = 0; i < files; i++) {
+        DataFile file = dataFiles.get(i * dataFiles.size() / files);
+        try (CloseableIterable<Record> records =
+            Parquet.read(table.io().newInputFile(file.location()))
+                .project(schema)
+                .createReaderFunc(
+                    fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema))
+                .build()) {
+          for (Record record : records) {
+            deletes.write(GenericRecord.create(keySchema).copy("id", record.getField("id")));
+            rows.write(record.copy());
+            upserted++;
+          }
+        }
+      }
+    }
+    table.newRowDelta().addDeletes(deletes.toDeleteFile()).addRows(rows.toDataFile()).commit();
+    System.out.printf(
+        "upserted %d rows of %d data files in a copy of the lake table: %s%n",
+        upserted, files, copy);
+    return copy;
+  }
+
+  private static EncryptedOutputFile newFile(Table table, String name) {
+    return EncryptedFiles.plainAsEncryptedOutput(
+        table
+            .io()
+            .newOutputFile(
+                table
+                    .locationProvider()
+                    .newDataLocation(name + "-" + UUID.randomUUID() + ".parquet")));
   }
 
   /** Snowflake-like ids; updated_at spread evenly over the 60 days before the cutoff. */

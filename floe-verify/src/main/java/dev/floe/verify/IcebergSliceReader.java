@@ -207,28 +207,30 @@ final class IcebergSliceReader {
       walked.awaitPast(Optional.empty());
       return digestsOf(total, walked.keys().size() + 1);
     }
-    record Read(FileScanTask task, Schema projection, boolean window, Optional<Object[]> lowest) {}
+    record Read(FileScanTask task, Schema projection, boolean window, Optional<Object[]> highest) {}
     List<Read> reads = new ArrayList<>();
     for (boolean window : new boolean[] {false, true}) {
       Schema projection = projection(window);
       for (FileScanTask task : tasks(projection, projectionFilter(window))) {
-        reads.add(new Read(task, projection, window, keyBound(task, true)));
+        reads.add(new Read(task, projection, window, keyBound(task, false)));
       }
     }
-    // in key order, so reading follows the walk
+    // in the order the walk passes the files' highest keys, so a reader never waits for a file
+    // whose keys span the table (a sync's recent files) while files it could read are queued
+    // behind it
     reads.sort(
         (left, right) -> {
-          if (left.lowest().isEmpty() || right.lowest().isEmpty()) {
-            return Boolean.compare(left.lowest().isEmpty(), right.lowest().isEmpty());
+          if (left.highest().isEmpty() || right.highest().isEmpty()) {
+            return Boolean.compare(left.highest().isEmpty(), right.highest().isEmpty());
           }
-          return keyOrder.compare(left.lowest().get(), right.lowest().get());
+          return keyOrder.compare(left.highest().get(), right.highest().get());
         });
     List<Runnable> work = new ArrayList<>();
     for (Read read : reads) {
       work.add(
           () -> {
             long waitStarted = System.nanoTime();
-            Object[][] boundaries = walked.awaitPast(keyBound(read.task(), false));
+            Object[][] boundaries = walked.awaitPast(read.highest());
             long readStarted = System.nanoTime();
             walkWaitNanos.add(readStarted - waitStarted);
             SliceDigest.Accumulator[] local = accumulators(boundaries.length + 1);
