@@ -374,24 +374,32 @@ final class LakeSchemas {
     commit(
         table,
         event,
-        transaction -> {
-          List<HistoryEntry> history = new ArrayList<>(table.history);
-          if (history.isEmpty()) {
-            history.add(new HistoryEntry(BinlogPosition.NONE, table.schema.schemaId()));
-          }
-          history.add(new HistoryEntry(event.position(), table.schema.schemaId()));
-          transaction
-              .updateProperties()
-              .set(SyncProperties.SCHEMA_POSITION, event.position().text())
-              .set(SyncProperties.SCHEMA_HISTORY, HistoryEntry.format(history))
-              .commit();
-        });
+        transaction -> recordVersion(transaction, table, event, table.schema.schemaId()));
     LOG.info(
         "{}: `{}` (binlog {}) empties {} at its place among the changes",
         table.source,
         event.ddl(),
         event.position().text(),
         table.table.name());
+  }
+
+  /**
+   * Records in the transaction's table properties that a new schema version (schema {@code
+   * schemaId}) starts at the DDL's binlog position: {@link SyncProperties#SCHEMA_POSITION} and the
+   * history, which starts with the version before (from the table's start) when it is empty.
+   */
+  private static void recordVersion(
+      Transaction transaction, LakeTable table, DdlEvent event, int schemaId) {
+    List<HistoryEntry> history = new ArrayList<>(table.history);
+    if (history.isEmpty()) {
+      history.add(new HistoryEntry(BinlogPosition.NONE, table.schema.schemaId()));
+    }
+    history.add(new HistoryEntry(event.position(), schemaId));
+    transaction
+        .updateProperties()
+        .set(SyncProperties.SCHEMA_POSITION, event.position().text())
+        .set(SyncProperties.SCHEMA_HISTORY, HistoryEntry.format(history))
+        .commit();
   }
 
   private void create(DdlEvent event) {
@@ -493,16 +501,7 @@ final class LakeSchemas {
             }
           }
           update.commit();
-          List<HistoryEntry> history = new ArrayList<>(table.history);
-          if (history.isEmpty()) {
-            history.add(new HistoryEntry(BinlogPosition.NONE, table.schema.schemaId()));
-          }
-          history.add(new HistoryEntry(event.position(), transaction.table().schema().schemaId()));
-          transaction
-              .updateProperties()
-              .set(SyncProperties.SCHEMA_POSITION, event.position().text())
-              .set(SyncProperties.SCHEMA_HISTORY, HistoryEntry.format(history))
-              .commit();
+          recordVersion(transaction, table, event, transaction.table().schema().schemaId());
         });
     LOG.info(
         "{}: applied `{}` (binlog {}) to {}: {}",

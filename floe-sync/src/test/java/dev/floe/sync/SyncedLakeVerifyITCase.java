@@ -197,30 +197,24 @@ class SyncedLakeVerifyITCase {
   }
 
   private static VerifyReport verify(MariaDbServer server, FloeCatalog catalog, String cutoff) {
-    return new Verifier(new MySqlConnections(Duration.ofSeconds(10)), VerifyOptions.defaults())
-        .verify(
-            new VerifyRequest(
-                MySqlSourceAddress.parse(server.sourceUrl("root", "", "types"), "--source"),
-                "types",
-                "all_types",
-                LAKE_TABLE,
-                cutoff,
-                "1d",
-                "updated_at"),
-            catalog.catalog(),
-            VerifyProgress.NONE)
-        .report();
+    return verify(server, catalog, LAKE_TABLE, cutoff).report();
   }
 
   private static VerifyResult verifyOrders(
       MariaDbServer server, FloeCatalog catalog, String cutoff) {
+    return verify(server, catalog, ORDERS, cutoff);
+  }
+
+  /** Verifies the MySQL table types.T against the lake table types.T over a day's window. */
+  private static VerifyResult verify(
+      MariaDbServer server, FloeCatalog catalog, TableIdentifier table, String cutoff) {
     return new Verifier(new MySqlConnections(Duration.ofSeconds(10)), VerifyOptions.defaults())
         .verify(
             new VerifyRequest(
                 MySqlSourceAddress.parse(server.sourceUrl("root", "", "types"), "--source"),
                 "types",
-                "orders",
-                ORDERS,
+                table.name(),
+                table,
                 cutoff,
                 "1d",
                 "updated_at"),

@@ -444,10 +444,7 @@ final class IcebergSliceReader {
             if (value == null || !wanted.contains(((Number) value).longValue())) {
               return;
             }
-            List<String> texts = new ArrayList<>(fields.size());
-            for (int i = 0; i < fields.size(); i++) {
-              texts.add(text(record.get(positions[i]), i));
-            }
+            List<String> texts = texts(record, positions);
             String time = texts.get(timePosition);
             if (bounds.compared(time)) {
               rows.put(rowText.key(texts), new ComparedRow(texts, bounds.inWindow(time)));
@@ -826,6 +823,15 @@ final class IcebergSliceReader {
         && (range[1] == null || keyOrder.compare(key, range[1]) < 0);
   }
 
+  /** The normalized texts of a row read with every column, in table column order. */
+  private List<String> texts(Record record, int[] positions) {
+    List<String> texts = new ArrayList<>(fields.size());
+    for (int i = 0; i < fields.size(); i++) {
+      texts.add(text(record.get(positions[i]), i));
+    }
+    return texts;
+  }
+
   private String text(Object value, int position) {
     try {
       return RowText.valueText(shape.columns().get(position), value);
@@ -866,10 +872,7 @@ final class IcebergSliceReader {
           task,
           projection,
           (record, positions) -> {
-            List<String> texts = new ArrayList<>(fields.size());
-            for (int i = 0; i < fields.size(); i++) {
-              texts.add(text(record.get(positions[i]), i));
-            }
+            List<String> texts = texts(record, positions);
             if (contains(typedRange, keyOrder.typed(rowText.key(texts)))) {
               consumer.accept(texts);
             }

@@ -117,28 +117,41 @@ final class MySqlSliceReader {
   /** COUNT and SUM of row hashes of the compared rows of a range, computed by MySQL. */
   SliceDigest digest(KeyRange range) {
     KeySql where = KeySql.range(shape.keyColumns(), range);
-    String sql =
-        "SELECT COUNT(*), CAST(SUM("
-            + rowText.sqlRowHash()
-            + ") AS CHAR) FROM "
-            + shape.quotedName()
-            + " WHERE "
-            + where.sql()
-            + " AND "
-            + rowText.sqlComparedFilter();
-    // parameters in text order: the window start (in the SELECT), the key range, the cutoff
     return query(
         "digest",
-        sql,
+        "SELECT " + digestSql(where),
         where.parameters(),
         List.of(bounds.windowStart()),
         result -> {
           result.next();
-          long rows = result.getLong(1);
-          String sum = result.getString(2);
-          bytesRead.addAndGet(8 + (sum == null ? 0 : sum.length()));
-          return new SliceDigest(rows, sum == null ? BigInteger.ZERO : new BigInteger(sum));
+          return readDigest(result, 1);
         });
+  }
+
+  /**
+   * The aggregate and the rest of a digest query after {@code SELECT}: COUNT(*) and the SUM of the
+   * row hashes of the range's compared rows. Its parameters in text order: the window start (in the
+   * hash), the key range, the cutoff.
+   */
+  private String digestSql(KeySql where) {
+    return "COUNT(*), CAST(SUM("
+        + rowText.sqlRowHash()
+        + ") AS CHAR) FROM "
+        + shape.quotedName()
+        + " WHERE "
+        + where.sql()
+        + " AND "
+        + rowText.sqlComparedFilter();
+  }
+
+  /**
+   * The digest in the result's columns {@code first} (the count) and {@code first + 1} (the sum).
+   */
+  private SliceDigest readDigest(ResultSet result, int first) throws SQLException {
+    long rows = result.getLong(first);
+    String sum = result.getString(first + 1);
+    bytesRead.addAndGet(8 + (sum == null ? 0 : sum.length()));
+    return new SliceDigest(rows, sum == null ? BigInteger.ZERO : new BigInteger(sum));
   }
 
   /**
@@ -155,33 +168,17 @@ final class MySqlSliceReader {
     KeySql where = KeySql.range(shape.keyColumns(), range);
     StringBuilder part = new StringBuilder();
     appendPartOf(shape.keyColumns().get(0).quoted(), boundaries, 0, boundaries.length, part);
-    String sql =
-        "SELECT "
-            + part
-            + ", COUNT(*), CAST(SUM("
-            + rowText.sqlRowHash()
-            + ") AS CHAR) FROM "
-            + shape.quotedName()
-            + " WHERE "
-            + where.sql()
-            + " AND "
-            + rowText.sqlComparedFilter()
-            + " GROUP BY 1 ORDER BY NULL";
     return query(
         "parts",
-        sql,
+        "SELECT " + part + ", " + digestSql(where) + " GROUP BY 1 ORDER BY NULL",
         where.parameters(),
         List.of(bounds.windowStart()),
         result -> {
           SliceDigest[] digests = new SliceDigest[boundaries.length + 1];
           Arrays.fill(digests, SliceDigest.EMPTY);
           while (result.next()) {
-            int index = result.getInt(1);
-            long rows = result.getLong(2);
-            String sum = result.getString(3);
-            bytesRead.addAndGet(12 + (sum == null ? 0 : sum.length()));
-            digests[index] =
-                new SliceDigest(rows, sum == null ? BigInteger.ZERO : new BigInteger(sum));
+            bytesRead.addAndGet(4);
+            digests[result.getInt(1)] = readDigest(result, 2);
           }
           return digests;
         });

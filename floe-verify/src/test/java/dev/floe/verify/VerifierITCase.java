@@ -126,15 +126,7 @@ class VerifierITCase {
         "UPDATE " + orders + " SET note = 'late', updated_at = '2026-01-02' WHERE id = " + id(30),
         "INSERT INTO " + orders + " VALUES (7, 1, 1.00, 'late', '2026-01-05 00:00:00')");
 
-    VerifyOptions options =
-        new VerifyOptions(
-            2,
-            2,
-            VerifyFixture.smallSlices().sliceSizer(),
-            new Bisection(50),
-            32,
-            java.time.Duration.ofSeconds(1),
-            1000);
+    VerifyOptions options = VerifyFixture.smallSlices(new Bisection(50));
     VerifyReport report = fixture.verify("orders", CUTOFF, "7d", options).report();
 
     assertThat(report.status()).isEqualTo("different");
@@ -230,15 +222,7 @@ class VerifierITCase {
             + id(41)
             + ")");
 
-    VerifyOptions options =
-        new VerifyOptions(
-            2,
-            2,
-            VerifyFixture.smallSlices().sliceSizer(),
-            new Bisection(50),
-            32,
-            java.time.Duration.ofSeconds(1),
-            1000);
+    VerifyOptions options = VerifyFixture.smallSlices(new Bisection(50));
     VerifyResult result = fixture.verify("orders", CUTOFF, "7d", options);
     VerifyReport report = result.report();
 
@@ -315,15 +299,7 @@ class VerifierITCase {
             + "`.orders SET customer = customer + 1 WHERE id = "
             + id(101));
 
-    VerifyOptions options =
-        new VerifyOptions(
-            2,
-            2,
-            VerifyFixture.smallSlices().sliceSizer(),
-            new Bisection(50),
-            32,
-            java.time.Duration.ofSeconds(1),
-            1000);
+    VerifyOptions options = VerifyFixture.smallSlices(new Bisection(50));
     VerifyResult result = fixture.verify("orders", CUTOFF, "7d", options);
     VerifyReport report = result.report();
 

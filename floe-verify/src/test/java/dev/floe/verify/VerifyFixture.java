@@ -2,6 +2,8 @@ package dev.floe.verify;
 
 import dev.floe.core.config.CatalogSettings;
 import dev.floe.core.source.MySqlSourceAddress;
+import dev.floe.core.verify.Bisection;
+import dev.floe.core.verify.SliceSizer;
 import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.mysql.MySqlConnections;
@@ -83,8 +85,20 @@ final class VerifyFixture implements AutoCloseable {
 
   /** Small slices and a small row-comparison limit, so tests cross slices and bisect. */
   static VerifyOptions smallSlices() {
-    return VerifyOptions.defaults()
-        .withSliceSizer(new dev.floe.core.verify.SliceSizer(Duration.ofSeconds(1), 400, 400));
+    return VerifyOptions.defaults().withSliceSizer(new SliceSizer(Duration.ofSeconds(1), 400, 400));
+  }
+
+  /** Small slices, and mismatching ones narrowed down to rows this way. */
+  static VerifyOptions smallSlices(Bisection bisection) {
+    VerifyOptions small = smallSlices();
+    return new VerifyOptions(
+        small.threads(),
+        small.maximumQueries(),
+        small.sliceSizer(),
+        bisection,
+        small.maximumThreadsRunning(),
+        small.loadCheckEvery(),
+        small.keyLimit());
   }
 
   @Override
