@@ -1,15 +1,13 @@
 package dev.floe.bench;
 
 import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.optimize.OptimizeFailures;
 import dev.floe.core.optimize.OptimizePlan;
-import dev.floe.core.optimize.OptimizePlanner;
 import dev.floe.core.optimize.OptimizePolicy;
 import dev.floe.core.optimize.OptimizeResult;
-import dev.floe.core.optimize.TableState;
 import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
-import dev.floe.iceberg.optimize.OptimizeScanner;
-import dev.floe.iceberg.optimize.TableOptimizer;
+import dev.floe.iceberg.optimize.OptimizeJob;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -380,17 +378,17 @@ final class OptimizeBenchmark implements Benchmark {
   private static Outcome floeOptimize(BenchmarkContext context, Table table) {
     table.refresh();
     OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
-    TableState state = new OptimizeScanner().scan(table.name(), table, policy);
-    OptimizePlan plan = new OptimizePlanner().plan(state, policy, Instant.now());
+    OptimizeJob job = new OptimizeJob(context.scratchDirectory().resolve("spill"));
+    OptimizeJob.Preview preview =
+        job.preview(table.name(), table, policy, OptimizeFailures.none(), Instant.now());
+    OptimizePlan plan = preview.plan();
     plan.tasks()
         .forEach(
             task ->
                 System.out.printf(
                     "Floe plans %s: %s, %s%n",
                     task.partition().displayName(), task.kind().displayName(), task.reason()));
-    OptimizeResult result =
-        new TableOptimizer(context.scratchDirectory().resolve("spill"))
-            .execute(table, plan, policy);
+    OptimizeResult result = job.run(table, preview);
     if (!result.succeeded()) {
       throw new IllegalStateException("Floe optimize failed: " + result);
     }

@@ -1,14 +1,12 @@
 package dev.floe.cli;
 
+import dev.floe.core.optimize.OptimizeFailures;
 import dev.floe.core.optimize.OptimizePlan;
-import dev.floe.core.optimize.OptimizePlanner;
 import dev.floe.core.optimize.OptimizePolicy;
 import dev.floe.core.optimize.OptimizeResult;
 import dev.floe.core.optimize.PartitionTask;
-import dev.floe.core.optimize.TableState;
 import dev.floe.iceberg.FloeCatalog;
-import dev.floe.iceberg.optimize.OptimizeScanner;
-import dev.floe.iceberg.optimize.TableOptimizer;
+import dev.floe.iceberg.optimize.OptimizeJob;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -18,7 +16,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * The demo's optimize part: the synced orders table (small files and equality deletes from the
- * streaming sync) before and after one run of the keeper engine, as {@code floe optimize} does it.
+ * streaming sync) before and after one run of the optimize job that {@code floe optimize} and the
+ * keeper run.
  */
 final class DemoOptimize {
 
@@ -32,11 +31,12 @@ final class DemoOptimize {
     String name = identifier.toString();
     Table table = catalog.catalog().loadTable(identifier);
     OptimizePolicy policy = OptimizePolicy.fromProperties(name, table.properties());
-    OptimizeScanner scanner = new OptimizeScanner();
-    TableState before = scanner.scan(name, table, policy);
+    OptimizeJob job = new OptimizeJob(spillRoot);
+    OptimizeJob.Preview preview =
+        job.preview(name, table, policy, OptimizeFailures.none(), Instant.now());
     long rowsBefore = DemoSync.lakeRows(catalog, TABLE);
-    OptimizeCommand.printHealth(out, "    before: health", before);
-    OptimizePlan plan = new OptimizePlanner().plan(before, policy, Instant.now());
+    OptimizeCommand.printHealth(out, "    before: health", preview.state());
+    OptimizePlan plan = preview.plan();
     for (PartitionTask task : plan.tasks()) {
       out.printf(
           Locale.ROOT,
@@ -52,10 +52,10 @@ final class DemoOptimize {
       return true;
     }
     long started = System.nanoTime();
-    OptimizeResult result = new TableOptimizer(spillRoot).execute(table, plan, policy);
+    OptimizeResult result = job.run(table, preview);
     double seconds = (System.nanoTime() - started) / 1e9;
     table.refresh();
-    OptimizeCommand.printHealth(out, "    after:  health", scanner.scan(name, table, policy));
+    OptimizeCommand.printHealth(out, "    after:  health", job.scan(name, table, policy));
     long rowsAfter = DemoSync.lakeRows(catalog, TABLE);
     out.printf(
         Locale.ROOT,

@@ -15,12 +15,10 @@ import dev.floe.core.optimize.TableState;
 import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.iceberg.optimize.OptimizeFailureStore;
-import dev.floe.iceberg.optimize.OptimizeScanner;
+import dev.floe.iceberg.optimize.OptimizeJob;
 import dev.floe.iceberg.optimize.OptimizeTableCheck;
-import dev.floe.iceberg.optimize.TableOptimizer;
 import java.io.PrintWriter;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
@@ -95,8 +93,10 @@ final class OptimizeCommand implements Callable<Integer> {
           new OptimizeFailureStore(settings.dataDirectory().resolve("state").resolve("optimize"));
       OptimizeFailures failures = failureStore.load(name);
 
-      OptimizeScanner scanner = new OptimizeScanner();
-      TableState before = scanner.scan(name, loaded, policy);
+      OptimizeJob job =
+          new OptimizeJob(settings.dataDirectory().resolve("tmp").resolve("optimize"));
+      OptimizeJob.Preview preview = job.preview(name, loaded, policy, failures, clock.instant());
+      TableState before = preview.state();
       out.println(
           "Table "
               + name
@@ -112,8 +112,7 @@ final class OptimizeCommand implements Callable<Integer> {
                 + "=false); nothing to do.");
         return ExitCodes.OK;
       }
-      Instant now = clock.instant();
-      OptimizePlan plan = new OptimizePlanner().plan(before, policy, failures, now);
+      OptimizePlan plan = preview.plan();
       printPlan(out, plan);
       if (plan.isEmpty()) {
         out.println("Nothing to do.");
@@ -124,13 +123,11 @@ final class OptimizeCommand implements Callable<Integer> {
         return ExitCodes.OK;
       }
       out.flush();
-      OptimizeResult result =
-          new TableOptimizer(settings.dataDirectory().resolve("tmp").resolve("optimize"))
-              .execute(loaded, plan, policy);
+      OptimizeResult result = job.run(loaded, preview);
       failureStore.save(name, result.updateFailures(failures, clock.instant()));
       printResult(out, result);
       loaded.refresh();
-      printHealth(out, "After", scanner.scan(name, loaded, policy));
+      printHealth(out, "After", job.scan(name, loaded, policy));
       return result.succeeded() ? ExitCodes.OK : ExitCodes.PROBLEM_FOUND;
     }
   }

@@ -138,6 +138,12 @@ final class FileGroupCommitter {
         + "); output kept, the next scan shows whether it landed";
   }
 
+  /** Deletes every file a group's rewrite wrote (it will never be committed). */
+  static void deleteOutput(Table table, GroupResult result) {
+    deleteData(table, result.added());
+    deleteDeletes(table, result.addedDeletes());
+  }
+
   private static void deleteData(Table table, List<DataFile> files) {
     files.forEach(file -> table.io().deleteFile(file.location()));
   }

@@ -5,7 +5,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 
 /**
- * What rewriting one file group produced, before it is committed.
+ * What rewriting one file group produced, before it is committed: files written, none committed.
  *
  * @param bytesRead bytes of data files (whole, or key columns for conversions) and delete files
  *     read
@@ -14,7 +14,7 @@ import org.apache.iceberg.DeleteFile;
  * @param converted large data files kept, whose deletes are now all in {@code addedDeletes}
  * @param addedDeletes position delete files written for {@code converted} (at most one each)
  */
-record GroupResult(
+public record GroupResult(
     List<DataFile> replaced,
     List<DataFile> added,
     List<DataFile> converted,
@@ -25,14 +25,15 @@ record GroupResult(
     long equalityDeleteKeys,
     int spilledRuns) {
 
-  GroupResult {
+  public GroupResult {
     replaced = List.copyOf(replaced);
     added = List.copyOf(added);
     converted = List.copyOf(converted);
     addedDeletes = List.copyOf(addedDeletes);
   }
 
-  long bytesWritten() {
+  /** Bytes of the files it wrote. */
+  public long bytesWritten() {
     return added.stream().mapToLong(DataFile::fileSizeInBytes).sum()
         + addedDeletes.stream().mapToLong(DeleteFile::fileSizeInBytes).sum();
   }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.core.config.CatalogSettings;
 import dev.floe.core.optimize.OptimizeFailures;
-import dev.floe.core.optimize.OptimizePlan;
-import dev.floe.core.optimize.OptimizePlanner;
 import dev.floe.core.optimize.OptimizePolicy;
 import dev.floe.core.optimize.OptimizeResult;
 import dev.floe.core.optimize.PartitionOutcome;
@@ -87,7 +85,7 @@ class OptimizeUnderStreamingWritesITCase {
                 return null;
               });
       Table optimizerTable = catalog.catalog().loadTable(TableIdentifier.of("db", "stream"));
-      TableOptimizer optimizer = new TableOptimizer(directory.resolve("spill"));
+      OptimizeJob optimizer = new OptimizeJob(directory.resolve("spill"));
       List<OptimizeResult> results = new ArrayList<>();
       Instant started = Instant.now();
       // A cap, not a wait: the writer normally finishes long before (about 2 commits/s on 2 busy
@@ -130,17 +128,12 @@ class OptimizeUnderStreamingWritesITCase {
     }
   }
 
-  private static OptimizeResult optimize(Table table, TableOptimizer optimizer) {
+  private static OptimizeResult optimize(Table table, OptimizeJob optimizer) {
     table.refresh();
     OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
-    OptimizePlan plan =
-        new OptimizePlanner()
-            .plan(
-                new OptimizeScanner().scan(table.name(), table, policy),
-                policy,
-                OptimizeFailures.none(),
-                Instant.now());
-    return optimizer.execute(table, plan, policy);
+    return optimizer.run(
+        table,
+        optimizer.preview(table.name(), table, policy, OptimizeFailures.none(), Instant.now()));
   }
 
   /** 10-30 changes on keys 0-199: upserts, deletes, and the same key twice in one commit. */

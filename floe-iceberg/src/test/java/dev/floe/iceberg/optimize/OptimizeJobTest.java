@@ -3,8 +3,8 @@ package dev.floe.iceberg.optimize;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.optimize.OptimizeFailures;
 import dev.floe.core.optimize.OptimizePlan;
-import dev.floe.core.optimize.OptimizePlanner;
 import dev.floe.core.optimize.OptimizePolicy;
 import dev.floe.core.optimize.OptimizeResult;
 import dev.floe.core.optimize.PartitionOutcome;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class TableOptimizerTest {
+class OptimizeJobTest {
 
   static final Map<String, String> SMALL_TARGET =
       Map.of(OptimizePolicy.TARGET_FILE_SIZE_BYTES, "1048576");
@@ -52,12 +52,12 @@ class TableOptimizerTest {
   private Run optimize(Table table) {
     table.refresh();
     OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
-    TableState state = new OptimizeScanner().scan(table.name(), table, policy);
-    OptimizePlan plan = new OptimizePlanner().plan(state, policy, Instant.now());
-    OptimizeResult result =
-        new TableOptimizer(directory.resolve("spill")).execute(table, plan, policy);
+    OptimizeJob job = new OptimizeJob(directory.resolve("spill"));
+    OptimizeJob.Preview preview =
+        job.preview(table.name(), table, policy, OptimizeFailures.none(), Instant.now());
+    OptimizeResult result = job.run(table, preview);
     table.refresh();
-    return new Run(state, plan, result);
+    return new Run(preview.state(), preview.plan(), result);
   }
 
   private static List<Change> inserts(long from, long to, String payload) {
@@ -216,15 +216,15 @@ class TableOptimizerTest {
       writer.commit(inserts(commit * 10L, commit * 10L + 10, "v"));
     }
     OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
-    OptimizePlan plan =
-        new OptimizePlanner()
-            .plan(new OptimizeScanner().scan("t", table, policy), policy, Instant.now());
+    OptimizeJob job = new OptimizeJob(directory.resolve("spill"));
+    OptimizeJob.Preview preview =
+        job.preview("t", table, policy, OptimizeFailures.none(), Instant.now());
+    OptimizePlan plan = preview.plan();
 
     // The streaming writer commits between planning and committing: updates and deletes of keys
     // in the files being compacted.
     writer.commit(List.of(Change.upsert(0, "after"), Change.delete(1), Change.upsert(2, "after")));
-    OptimizeResult result =
-        new TableOptimizer(directory.resolve("spill")).execute(table, plan, policy);
+    OptimizeResult result = job.run(table, preview);
 
     assertThat(result.succeeded()).as(result.toString()).isTrue();
     assertThat(UpsertTables.read(table)).isEqualTo(writer.expected());
@@ -239,9 +239,10 @@ class TableOptimizerTest {
       writer.commit(inserts(commit * 10L, commit * 10L + 10, "v"));
     }
     OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
-    OptimizePlan plan =
-        new OptimizePlanner()
-            .plan(new OptimizeScanner().scan("t", table, policy), policy, Instant.now());
+    OptimizeJob job = new OptimizeJob(directory.resolve("spill"));
+    OptimizeJob.Preview preview =
+        job.preview("t", table, policy, OptimizeFailures.none(), Instant.now());
+    OptimizePlan plan = preview.plan();
     assertThat(plan.tasks()).hasSize(4);
     // Another engine deletes a row by position in a file the plan replaces, in partition p1.
     org.apache.iceberg.DataFile victim = dataFileOf(table, "part=p1");
@@ -249,8 +250,7 @@ class TableOptimizerTest {
     Map<Long, String> expected = UpsertTables.read(table);
     long filesInP1 = filesUnder(table, "part=p1");
 
-    OptimizeResult result =
-        new TableOptimizer(directory.resolve("spill")).execute(table, plan, policy);
+    OptimizeResult result = job.run(table, preview);
 
     assertThat(result.partitions())
         .filteredOn(outcome -> outcome.partition().path().equals("part=p1"))
@@ -294,12 +294,12 @@ class TableOptimizerTest {
                 ((org.apache.iceberg.HasTableOperations) table).operations()),
             table.name());
     OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
-    OptimizePlan plan =
-        new OptimizePlanner()
-            .plan(new OptimizeScanner().scan("t", flaky, policy), policy, Instant.now());
+    OptimizeJob job = new OptimizeJob(directory.resolve("spill"));
+    OptimizeJob.Preview preview =
+        job.preview("t", flaky, policy, OptimizeFailures.none(), Instant.now());
+    OptimizePlan plan = preview.plan();
 
-    OptimizeResult result =
-        new TableOptimizer(directory.resolve("spill")).execute(flaky, plan, policy);
+    OptimizeResult result = job.run(flaky, preview);
 
     PartitionOutcome outcome = result.partitions().get(0);
     assertThat(outcome.unknown()).isEqualTo(1);
@@ -340,6 +340,76 @@ class TableOptimizerTest {
     assertThat(state.lastOptimize()).isEmpty();
   }
 
+  @Test
+  void groupsRewrittenOnOtherThreadsCommitOneByOneAndAnAbandonedGroupLeavesNoFile()
+      throws Exception {
+    Table table = table("split", UpsertTables.PARTITIONED, SMALL_TARGET);
+    UpsertWriter writer = new UpsertWriter(table);
+    for (int commit = 0; commit < 12; commit++) {
+      writer.commit(inserts(commit * 10L, commit * 10L + 10, "v"));
+    }
+    OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
+    OptimizeJob job = new OptimizeJob(directory.resolve("spill"));
+    OptimizeJob.Preview preview =
+        job.preview("t", table, policy, OptimizeFailures.none(), Instant.now());
+    OptimizeResult result;
+    try (OptimizeJob.Run run = job.start(table, preview)) {
+      assertThat(run.tasks()).hasSize(4);
+      java.util.concurrent.ExecutorService workers =
+          java.util.concurrent.Executors.newFixedThreadPool(2);
+      List<java.util.concurrent.Future<GroupResult>> rewritten = new ArrayList<>();
+      for (OptimizeJob.GroupTask task : run.tasks()) {
+        rewritten.add(workers.submit(() -> run.rewrite(task)));
+      }
+      List<GroupResult> results = new ArrayList<>();
+      for (java.util.concurrent.Future<GroupResult> future : rewritten) {
+        results.add(future.get());
+      }
+      workers.shutdown();
+      // The last group's worker lost its lease: its files are removed, never committed.
+      OptimizeJob.GroupTask lost = run.tasks().get(3);
+      long written = results.get(3).added().size() + results.get(3).addedDeletes().size();
+      assertThat(written).isPositive();
+      run.abandon(lost, "lease expired", results.get(3));
+      for (int i = 0; i < 3; i++) {
+        assertThat(run.commit(run.tasks().get(i), results.get(i)).outcome())
+            .isEqualTo(dev.floe.core.optimize.GroupOutcome.COMMITTED);
+      }
+      assertThat(run.settled()).isTrue();
+      result = run.finish();
+    }
+
+    assertThat(UpsertTables.read(table)).isEqualTo(writer.expected());
+    assertThat(result.succeeded()).isFalse();
+    String lostPartition = preview.plan().tasks().get(3).partition().path();
+    assertThat(result.partitions())
+        .filteredOn(outcome -> outcome.partition().path().equals(lostPartition))
+        .singleElement()
+        .satisfies(
+            outcome -> {
+              assertThat(outcome.failed()).isEqualTo(1);
+              assertThat(outcome.problems())
+                  .containsExactly("lease expired; nothing committed, retried on a later run");
+            });
+    assertThat(result.partitions()).filteredOn(PartitionOutcome::succeeded).hasSize(3);
+    // Every data or delete file on disk is referenced by some snapshot: the abandoned output
+    // is gone.
+    java.util.Set<Path> referenced = new java.util.HashSet<>();
+    for (org.apache.iceberg.Snapshot snapshot : table.snapshots()) {
+      snapshot.addedDataFiles(table.io()).forEach(f -> referenced.add(local(f.location())));
+      snapshot.addedDeleteFiles(table.io()).forEach(f -> referenced.add(local(f.location())));
+    }
+    try (java.util.stream.Stream<Path> files =
+        java.nio.file.Files.walk(local(table.location()).resolve("data"))) {
+      assertThat(
+              files
+                  .filter(java.nio.file.Files::isRegularFile)
+                  .filter(f -> !f.toString().endsWith(".crc")))
+          .isNotEmpty()
+          .allSatisfy(file -> assertThat(referenced).contains(file));
+    }
+  }
+
   private TableState scan(Table table) {
     table.refresh();
     return new OptimizeScanner()
@@ -369,6 +439,10 @@ class TableOptimizerTest {
       throw new java.io.UncheckedIOException(e);
     }
     throw new AssertionError("no data file in " + partitionPath);
+  }
+
+  private static Path local(String location) {
+    return Path.of(java.net.URI.create(location));
   }
 
   private static long filesUnder(Table table, String partitionPath) throws java.io.IOException {
