@@ -45,6 +45,7 @@ import picocli.CommandLine.Spec;
       CleanMetadataCommand.class,
       RemoveDanglingDeletesCommand.class,
       CheckHistoryCommand.class,
+      ServeCommand.class,
       SqlCommand.class
     })
 public final class FloeCommand implements Runnable {

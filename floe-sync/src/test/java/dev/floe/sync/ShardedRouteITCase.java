@@ -14,6 +14,7 @@ import dev.floe.iceberg.FloeCatalog;
 import dev.floe.mysql.MySqlConnections;
 import dev.floe.testing.MariaDbExtension;
 import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.Poll;
 import dev.floe.verify.Verifier;
 import dev.floe.verify.VerifyOptions;
 import dev.floe.verify.VerifyProgress;

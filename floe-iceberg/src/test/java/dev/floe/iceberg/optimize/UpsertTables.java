@@ -20,9 +20,9 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 
 /** Upsert tables for optimize tests: {@code (id, part, payload)}, key {@code id}. */
-final class UpsertTables {
+public final class UpsertTables {
 
-  static final Schema SCHEMA =
+  public static final Schema SCHEMA =
       new Schema(
           java.util.List.of(
               Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -30,12 +30,13 @@ final class UpsertTables {
               Types.NestedField.optional(3, "payload", Types.StringType.get())),
           Set.of(1));
 
-  static final PartitionSpec PARTITIONED =
+  public static final PartitionSpec PARTITIONED =
       PartitionSpec.builderFor(SCHEMA).identity("part").build();
 
   private UpsertTables() {}
 
-  static Table create(Catalog catalog, String name, PartitionSpec spec, Map<String, String> props) {
+  public static Table create(
+      Catalog catalog, String name, PartitionSpec spec, Map<String, String> props) {
     Namespace namespace = Namespace.of("db");
     if (catalog instanceof SupportsNamespaces namespaces
         && !namespaces.namespaceExists(namespace)) {
@@ -47,7 +48,7 @@ final class UpsertTables {
   }
 
   /** The row for a key: its partition is {@code p<id % 4>}. */
-  static Record row(long id, String payload) {
+  public static Record row(long id, String payload) {
     Record record = GenericRecord.create(SCHEMA);
     record.setField("id", id);
     record.setField("part", "p" + Math.floorMod(id, 4));
@@ -56,7 +57,7 @@ final class UpsertTables {
   }
 
   /** The table's rows as id -> payload, as Iceberg's own reader sees them; fails on duplicates. */
-  static Map<Long, String> read(Table table) {
+  public static Map<Long, String> read(Table table) {
     table.refresh();
     Map<Long, String> rows = new HashMap<>();
     try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
@@ -74,7 +75,7 @@ final class UpsertTables {
   }
 
   /** Writes a position delete file that deletes {@code position} of {@code file}. */
-  static org.apache.iceberg.DeleteFile positionDelete(
+  public static org.apache.iceberg.DeleteFile positionDelete(
       Table table, org.apache.iceberg.DataFile file, long position) {
     org.apache.iceberg.PartitionSpec spec = table.specs().get(file.specId());
     String location =

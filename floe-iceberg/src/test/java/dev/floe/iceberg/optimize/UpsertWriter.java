@@ -33,7 +33,7 @@ import org.apache.iceberg.types.TypeUtil;
  * keys written before this commit, and one position delete file for keys inserted earlier in the
  * same commit. Keeps the expected table contents.
  */
-final class UpsertWriter {
+public final class UpsertWriter {
 
   private final Table table;
   private final Map<Long, String> expected = new HashMap<>();
@@ -41,38 +41,38 @@ final class UpsertWriter {
   /** Commits so far. */
   private int commits;
 
-  UpsertWriter(Table table) {
+  public UpsertWriter(Table table) {
     this.table = table;
   }
 
   /**
    * One change: an upsert of {@code (id, payload)}, or a delete of {@code id} when payload is null.
    */
-  record Change(long id, String payload) {
-    static Change upsert(long id, String payload) {
+  public record Change(long id, String payload) {
+    public static Change upsert(long id, String payload) {
       return new Change(id, payload);
     }
 
-    static Change delete(long id) {
+    public static Change delete(long id) {
       return new Change(id, null);
     }
   }
 
-  int commits() {
+  public int commits() {
     return commits;
   }
 
-  Map<Long, String> expected() {
+  public Map<Long, String> expected() {
     return Map.copyOf(expected);
   }
 
   /** Writes the changes as upserts and commits them in one snapshot. */
-  void commit(List<Change> changes) {
+  public void commit(List<Change> changes) {
     commit(changes, true);
   }
 
   /** Appends the rows without any delete (new keys only), in one snapshot. */
-  void append(List<Change> changes) {
+  public void append(List<Change> changes) {
     commit(changes, false);
   }
 

@@ -1,14 +1,14 @@
-package dev.floe.sync;
+package dev.floe.testing;
 
 import java.time.Duration;
 import java.time.Instant;
 
 /** Waits for a condition by polling it, failing after a deadline: tests never sleep a guess. */
-final class Poll {
+public final class Poll {
 
   /** A condition, checked again until it holds. */
   @FunctionalInterface
-  interface Condition {
+  public interface Condition {
     boolean holds() throws Exception;
   }
 
@@ -19,7 +19,7 @@ final class Poll {
    *
    * @throws AssertionError naming {@code what} when it does not hold within {@code within}
    */
-  static void until(String what, Duration within, Duration every, Condition condition)
+  public static void until(String what, Duration within, Duration every, Condition condition)
       throws Exception {
     Instant deadline = Instant.now().plus(within);
     while (!condition.holds()) {

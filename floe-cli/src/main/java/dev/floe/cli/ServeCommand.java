@@ -1,0 +1,107 @@
+package dev.floe.cli;
+
+import dev.floe.core.config.FloeSettings;
+import dev.floe.core.config.KeeperSettings;
+import dev.floe.core.config.ListenAddress;
+import dev.floe.server.KeeperService;
+import dev.floe.server.http.KeeperHttpServer;
+import dev.floe.server.maintenance.IcebergMaintenanceJobs;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code floe serve}: the keeper service, until Ctrl-C or SIGTERM. */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Run the keeper: find every Iceberg table of the configured catalogs (and those under"
+          + " keeper.catalogs), compact what needs it, expire snapshots, clean metadata and"
+          + " orphan files, watch each table's history, and serve the REST API"
+          + " (/api/v1, /api/v1/openapi.json) and Prometheus metrics (/metrics) on keeper.listen"
+          + " (default 127.0.0.1:8420). Ctrl-C or SIGTERM stops it cleanly. See docs/keeper.md.",
+      "Exit code: 0 stopped, 2 could not start (bad settings, port in use, store unreachable)."
+    })
+final class ServeCommand implements Callable<Integer> {
+
+  @ParentCommand FloeCommand floe;
+
+  @Option(
+      names = "--listen",
+      paramLabel = "HOST:PORT",
+      description = "Where the API listens (default: keeper.listen, 127.0.0.1:8420).")
+  String listen;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    PrintWriter out = floe.spec.commandLine().getOut();
+    FloeSettings settings = floe.settings();
+    KeeperSettings keeper = KeeperSettings.defaults();
+    if (listen != null) {
+      keeper = withListen(keeper, ListenAddresses.parse("--listen", listen));
+    }
+    KeeperService service =
+        KeeperService.create(
+            settings.dataDirectory(),
+            settings.catalog(),
+            keeper,
+            floe.clock(),
+            new IcebergMaintenanceJobs(),
+            (key, table, now) -> {});
+    KeeperHttpServer http;
+    try {
+      service.start();
+      http = KeeperHttpServer.start(service, keeper.listen(), keeper.apiToken());
+    } catch (RuntimeException e) {
+      service.close();
+      throw e;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread stopper =
+        new Thread(
+            () -> {
+              out.println("Stopping the keeper: running rewrites finish or are handed back...");
+              out.flush();
+              http.close();
+              service.close();
+              out.println("Stopped.");
+              out.flush();
+              stopped.countDown();
+            },
+            "floe-serve-stop");
+    Runtime.getRuntime().addShutdownHook(stopper);
+    out.println(
+        "Keeper serving "
+            + String.join(", ", service.catalogNames())
+            + " on http://"
+            + keeper.listen().host()
+            + ":"
+            + http.port()
+            + "/api/v1 (metrics at /metrics); store "
+            + service.store().description()
+            + ". Ctrl-C stops it.");
+    out.flush();
+    stopped.await();
+    return ExitCodes.OK;
+  }
+
+  private static KeeperSettings withListen(KeeperSettings keeper, ListenAddress address) {
+    return new KeeperSettings(
+        address,
+        keeper.apiToken(),
+        keeper.refreshInterval(),
+        keeper.quarantineAfterFailures(),
+        keeper.taskTimeout(),
+        keeper.historyRetention(),
+        keeper.include(),
+        keeper.exclude(),
+        keeper.store(),
+        keeper.optimizer(),
+        keeper.maintenance(),
+        keeper.catalogs());
+  }
+}

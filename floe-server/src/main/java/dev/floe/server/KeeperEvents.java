@@ -1,0 +1,47 @@
+package dev.floe.server;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.floe.core.state.TableKey;
+import dev.floe.server.store.KeeperEvent;
+import dev.floe.server.store.KeeperStore;
+import java.time.Clock;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Raises events: stores them and logs them. A store that fails is logged, never thrown. */
+public final class KeeperEvents {
+
+  private static final Logger LOG = LoggerFactory.getLogger(KeeperEvents.class);
+
+  private final KeeperStore store;
+  private final Clock clock;
+
+  public KeeperEvents(KeeperStore store, Clock clock) {
+    this.store = requireNonNull(store, "store is null");
+    this.clock = requireNonNull(clock, "clock is null");
+  }
+
+  public void table(String kind, TableKey key, String message) {
+    raise(KeeperEvent.ofTable(clock.instant(), kind, key, message));
+  }
+
+  public void catalog(String kind, String catalog, String message) {
+    raise(new KeeperEvent(clock.instant(), kind, catalog, Optional.empty(), message));
+  }
+
+  private void raise(KeeperEvent event) {
+    LOG.info(
+        "{} {}{}: {}",
+        event.kind(),
+        event.catalog(),
+        event.table().map(table -> " " + table).orElse(""),
+        event.message());
+    try {
+      store.recordEvent(event);
+    } catch (RuntimeException e) {
+      LOG.warn("cannot store event {}", event.kind(), e);
+    }
+  }
+}

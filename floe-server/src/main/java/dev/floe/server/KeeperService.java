@@ -1,0 +1,413 @@
+package dev.floe.server;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.config.KeeperCatalog;
+import dev.floe.core.config.KeeperSettings;
+import dev.floe.core.error.FloeException;
+import dev.floe.core.state.TableKey;
+import dev.floe.iceberg.CatalogFactory;
+import dev.floe.iceberg.FloeCatalog;
+import dev.floe.iceberg.optimize.OptimizeJob;
+import dev.floe.server.discovery.CatalogApiLister;
+import dev.floe.server.discovery.DiscoveryLoop;
+import dev.floe.server.discovery.JdbcCatalogLister;
+import dev.floe.server.discovery.KeptCatalog;
+import dev.floe.server.discovery.TableLister;
+import dev.floe.server.maintenance.MaintenanceLoop;
+import dev.floe.server.metrics.KeeperMetrics;
+import dev.floe.server.optimize.OptimizeScheduler;
+import dev.floe.server.optimize.OptimizerWorkers;
+import dev.floe.server.optimize.RunCoordinator;
+import dev.floe.server.optimize.TableEvaluator;
+import dev.floe.server.optimize.TaskQueue;
+import dev.floe.server.store.JdbcKeeperStore;
+import dev.floe.server.store.KeeperEvent;
+import dev.floe.server.store.KeeperStore;
+import dev.floe.server.store.TableRecord;
+import dev.floe.server.store.TableStatus;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The keeper service (docs/keeper.md): builds its parts once from the settings, starts their loops
+ * on their own threads, and stops them cleanly. The operations the API offers ({@link #pause},
+ * {@link #resume}, {@link #optimizeNow}) are here; the HTTP edge only maps them.
+ */
+public final class KeeperService implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(KeeperService.class);
+
+  /** How long {@link #close} lets running rewrites finish before handing their tasks back. */
+  public static final Duration STOP_GRACE = Duration.ofSeconds(60);
+
+  private final KeeperSettings settings;
+  private final Clock clock;
+  private final KeeperStore store;
+  private final List<FloeCatalog> openCatalogs;
+  private final Map<String, KeptCatalog> catalogs;
+  private final TableRegistry registry;
+  private final KeeperEvents events;
+  private final TableLocks locks = new TableLocks();
+  private final TaskQueue queue;
+  private final RunCoordinator coordinator;
+  private final OptimizerWorkers workers;
+  private final TableEvaluator evaluator;
+  private final OptimizeScheduler scheduler;
+  private final DiscoveryLoop discovery;
+  private final MaintenanceLoop maintenance;
+  private final KeeperMetrics metrics;
+  private final List<Thread> threads = new ArrayList<>();
+  private volatile Instant startedAt = Instant.EPOCH;
+
+  private KeeperService(
+      KeeperSettings settings,
+      Clock clock,
+      KeeperStore store,
+      List<FloeCatalog> openCatalogs,
+      Map<String, KeptCatalog> catalogs,
+      Path spillRoot,
+      MaintenanceLoop.Jobs jobs,
+      TableEvaluator.HistoryCheck history) {
+    this.settings = settings;
+    this.clock = clock;
+    this.store = store;
+    this.openCatalogs = openCatalogs;
+    this.catalogs = catalogs;
+    this.registry = new TableRegistry(store);
+    this.events = new KeeperEvents(store, clock);
+    OptimizeJob job = new OptimizeJob(spillRoot);
+    int slots = settings.optimizer().threads();
+    this.queue =
+        new TaskQueue(
+            clock, settings.optimizer().leaseTimeout(), slots, settings.optimizer().tableShare());
+    this.coordinator =
+        new RunCoordinator(
+            registry, store, queue, events, clock, settings.quarantineAfterFailures());
+    this.workers =
+        new OptimizerWorkers(queue, coordinator, slots, settings.optimizer().leaseTimeout());
+    this.evaluator = new TableEvaluator(catalogs, registry, store, events, job, history, clock, 1);
+    this.scheduler =
+        new OptimizeScheduler(
+            registry,
+            evaluator,
+            coordinator,
+            queue,
+            locks,
+            store,
+            events,
+            job,
+            clock,
+            Math.max(2, 2 * slots),
+            settings.taskTimeout());
+    evaluator.onEvaluated(scheduler::wakeUp);
+    this.discovery =
+        new DiscoveryLoop(
+            List.copyOf(catalogs.values()),
+            registry,
+            evaluator,
+            events,
+            clock,
+            settings.refreshInterval());
+    this.maintenance =
+        new MaintenanceLoop(
+            catalogs,
+            registry,
+            locks,
+            store,
+            events,
+            jobs,
+            clock,
+            new MaintenanceLoop.Intervals(
+                settings.maintenance().expire(),
+                settings.maintenance().metadata(),
+                settings.maintenance().orphans()));
+    this.metrics = new KeeperMetrics(registry, queue, workers, clock);
+    coordinator.onRun(metrics::recordRun);
+  }
+
+  /**
+   * Opens the store and the catalogs. Nothing runs until {@link #start}.
+   *
+   * @param mainCatalog the top-level {@code catalog:}, kept with {@code keeper.include/exclude}
+   * @throws FloeException BAD_INPUT for unusable settings, SOURCE_UNAVAILABLE when the store or a
+   *     catalog cannot be opened at all
+   */
+  public static KeeperService create(
+      Path dataDirectory,
+      CatalogSettings mainCatalog,
+      KeeperSettings settings,
+      Clock clock,
+      MaintenanceLoop.Jobs jobs,
+      TableEvaluator.HistoryCheck history) {
+    requireNonNull(dataDirectory, "dataDirectory is null");
+    requireNonNull(mainCatalog, "mainCatalog is null");
+    requireNonNull(settings, "settings is null");
+    requireNonNull(clock, "clock is null");
+    if (!settings.listen().isLoopback() && settings.apiToken().isEmpty()) {
+      throw FloeException.badInput(
+          "keeper.listen is "
+              + settings.listen()
+              + ", which other machines can reach, and no keeper.api-token is set. Set"
+              + " keeper.api-token (e.g. api-token: ${env:FLOE_KEEPER_TOKEN}) or listen on"
+              + " 127.0.0.1.");
+    }
+    KeeperStore store =
+        JdbcKeeperStore.open(
+            settings.store().url(),
+            settings.store().user(),
+            settings.store().password(),
+            dataDirectory);
+    List<FloeCatalog> open = new ArrayList<>();
+    Map<String, KeptCatalog> catalogs = new LinkedHashMap<>();
+    try {
+      List<KeeperCatalog> all = new ArrayList<>();
+      all.add(new KeeperCatalog(mainCatalog, settings.include(), settings.exclude()));
+      all.addAll(settings.catalogs());
+      CatalogFactory factory = new CatalogFactory();
+      for (KeeperCatalog kept : all) {
+        FloeCatalog catalog = factory.open(kept.catalog(), dataDirectory);
+        open.add(catalog);
+        TableLister lister =
+            JdbcCatalogLister.handles(catalog.properties())
+                ? new JdbcCatalogLister(catalog.name(), catalog.properties())
+                : new CatalogApiLister(catalog.catalog());
+        catalogs.put(
+            catalog.name(),
+            new KeptCatalog(
+                catalog.name(),
+                catalog,
+                lister,
+                patterns(kept.include(), catalog.name(), "include"),
+                patterns(kept.exclude(), catalog.name(), "exclude")));
+      }
+      return new KeeperService(
+          settings,
+          clock,
+          store,
+          open,
+          catalogs,
+          dataDirectory.resolve("tmp").resolve("keeper"),
+          jobs,
+          history);
+    } catch (RuntimeException e) {
+      open.forEach(FloeCatalog::close);
+      store.close();
+      throw e;
+    }
+  }
+
+  private static List<Pattern> patterns(List<String> regexes, String catalog, String what) {
+    List<Pattern> patterns = new ArrayList<>();
+    for (String regex : regexes) {
+      try {
+        patterns.add(Pattern.compile(regex));
+      } catch (PatternSyntaxException e) {
+        throw FloeException.badInput(
+            "The keeper's "
+                + what
+                + " pattern '"
+                + regex
+                + "' of catalog '"
+                + catalog
+                + "' is not a regular expression: "
+                + e.getDescription()
+                + ".");
+      }
+    }
+    return patterns;
+  }
+
+  /**
+   * Loads the stored tables, puts every table a previous process left {@code running} back to
+   * {@code pending}, and starts the loops.
+   */
+  public synchronized void start() {
+    List<TableRecord> stored = store.tables();
+    registry.load(stored);
+    for (TableRecord record : stored) {
+      if (record.status() == TableStatus.RUNNING || record.status() == TableStatus.PENDING) {
+        registry.update(
+            record.key(), table -> table.withStatus(TableStatus.PENDING).withoutMetadataLocation());
+      }
+    }
+    store.prune(clock.instant().minus(settings.historyRetention()));
+    startedAt = clock.instant();
+    workers.start();
+    start("floe-keeper-discovery", discovery);
+    start("floe-keeper-scheduler", scheduler);
+    start("floe-keeper-maintenance", maintenance);
+    LOG.info(
+        "keeper started: {} catalog(s), {} known table(s), {} worker thread(s)",
+        catalogs.size(),
+        registry.size(),
+        workers.threads());
+  }
+
+  private void start(String name, Runnable loop) {
+    Thread thread = new Thread(loop, name);
+    thread.setDaemon(true);
+    threads.add(thread);
+    thread.start();
+  }
+
+  public TableRegistry registry() {
+    return registry;
+  }
+
+  public KeeperStore store() {
+    return store;
+  }
+
+  public KeeperMetrics metrics() {
+    return metrics;
+  }
+
+  public TableEvaluator evaluator() {
+    return evaluator;
+  }
+
+  public DiscoveryLoop discovery() {
+    return discovery;
+  }
+
+  public TaskQueue queue() {
+    return queue;
+  }
+
+  public KeeperSettings settings() {
+    return settings;
+  }
+
+  public List<String> catalogNames() {
+    return List.copyOf(catalogs.keySet());
+  }
+
+  /**
+   * Whether the loops are alive: every loop thread runs, and the discovery and scheduler loops
+   * ticked recently (a refresh may take up to a few intervals on a huge catalog).
+   */
+  public boolean healthy() {
+    if (threads.isEmpty() || threads.stream().anyMatch(thread -> !thread.isAlive())) {
+      return false;
+    }
+    Instant now = clock.instant();
+    Duration refreshLimit = settings.refreshInterval().multipliedBy(3).plusMinutes(1);
+    boolean discoveryAlive =
+        discovery.lastRefresh().isAfter(now.minus(refreshLimit))
+            || startedAt.isAfter(now.minus(refreshLimit));
+    boolean schedulerAlive = scheduler.lastTick().isAfter(now.minus(Duration.ofMinutes(1)));
+    return discoveryAlive && schedulerAlive;
+  }
+
+  /** Pauses a table: no new runs until resumed (a running run finishes). */
+  public Optional<TableRecord> pause(TableKey key) {
+    Optional<TableRecord> updated =
+        registry.update(
+            key,
+            table ->
+                table.status() == TableStatus.RUNNING
+                    ? table
+                    : table.withStatus(TableStatus.PAUSED));
+    updated.ifPresent(
+        table -> events.table(KeeperEvent.TABLE_PAUSED, key, "paused through the API"));
+    return updated;
+  }
+
+  /**
+   * Resumes a paused table and releases a quarantined one: its failure count is cleared and it is
+   * evaluated again at once.
+   */
+  public Optional<TableRecord> resume(TableKey key) {
+    Optional<TableRecord> before = registry.get(key);
+    Optional<TableRecord> updated =
+        registry.update(
+            key,
+            table ->
+                table.status() == TableStatus.RUNNING
+                    ? table
+                    : table
+                        .withStatus(TableStatus.PENDING)
+                        .withFailures(0, Optional.empty(), Optional.empty())
+                        .withoutMetadataLocation());
+    if (updated.isPresent()) {
+      boolean wasQuarantined =
+          before.map(table -> table.status() == TableStatus.QUARANTINED).orElse(false);
+      events.table(
+          KeeperEvent.TABLE_RELEASED,
+          key,
+          wasQuarantined ? "released from quarantine through the API" : "resumed through the API");
+      evaluator.submit(key);
+    }
+    return updated;
+  }
+
+  /** Plans the table now, ignoring its backoff and intervals. */
+  public Optional<TableRecord> optimizeNow(TableKey key) {
+    Optional<TableRecord> updated =
+        registry.update(
+            key,
+            table ->
+                table.status() == TableStatus.BACKOFF || table.status() == TableStatus.FAILED
+                    ? table.withStatus(TableStatus.PENDING).withoutMetadataLocation()
+                    : table.withoutMetadataLocation());
+    updated.ifPresent(table -> evaluator.submit(key));
+    return updated;
+  }
+
+  /**
+   * Stops the loops; running rewrites may finish within {@link #STOP_GRACE} and are committed, the
+   * rest are handed back (their tables planned again on the next start). Nothing is half-committed:
+   * each group is one Iceberg commit.
+   */
+  @Override
+  public synchronized void close() {
+    discovery.stop();
+    scheduler.stop();
+    maintenance.stop();
+    workers.stop(STOP_GRACE);
+    coordinator.stop();
+    for (Thread thread : threads) {
+      try {
+        thread.join(STOP_GRACE.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    evaluator.close();
+    metrics.close();
+    for (KeptCatalog catalog : catalogs.values()) {
+      if (catalog.lister() instanceof AutoCloseable closeable) {
+        try {
+          closeable.close();
+        } catch (Exception e) {
+          LOG.debug("closing the lister of {}", catalog.name(), e);
+        }
+      }
+    }
+    openCatalogs.forEach(FloeCatalog::close);
+    store.close();
+    LOG.info("keeper stopped");
+  }
+
+  /** The catalog named, for the API. */
+  public Optional<KeptCatalog> catalog(String name) {
+    return Optional.ofNullable(catalogs.get(name));
+  }
+
+  Clock clock() {
+    return clock;
+  }
+}

@@ -1,0 +1,198 @@
+package dev.floe.server.discovery;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.floe.core.state.TableKey;
+import dev.floe.server.KeeperEvents;
+import dev.floe.server.TableRegistry;
+import dev.floe.server.optimize.TableEvaluator;
+import dev.floe.server.store.KeeperEvent;
+import dev.floe.server.store.TableRecord;
+import dev.floe.server.store.TableStatus;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finds every table of every kept catalog, every {@code keeper.refresh-interval-seconds}: new
+ * tables are added ({@code table_discovered}), dropped ones forgotten ({@code table_dropped}), and
+ * a table whose metadata location changed since its last evaluation (or whose retry time came) is
+ * handed to the {@link TableEvaluator}, which never blocks this loop. A catalog that cannot be
+ * listed raises {@code catalog_unreachable} and is tried again next refresh; the others go on.
+ */
+public final class DiscoveryLoop implements Runnable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DiscoveryLoop.class);
+
+  /** What one refresh found. */
+  public record Refresh(int tables, int added, int dropped, int changed, int unreachable) {}
+
+  private final List<KeptCatalog> catalogs;
+  private final TableRegistry registry;
+  private final TableEvaluator evaluator;
+  private final KeeperEvents events;
+  private final Clock clock;
+  private final Duration interval;
+  private final Set<String> unreachable = new HashSet<>();
+  private final Object wakeUp = new Object();
+  private volatile boolean stopping;
+  private volatile Instant lastRefresh = Instant.EPOCH;
+  private volatile Refresh last = new Refresh(0, 0, 0, 0, 0);
+
+  public DiscoveryLoop(
+      List<KeptCatalog> catalogs,
+      TableRegistry registry,
+      TableEvaluator evaluator,
+      KeeperEvents events,
+      Clock clock,
+      Duration interval) {
+    this.catalogs = List.copyOf(requireNonNull(catalogs, "catalogs is null"));
+    this.registry = requireNonNull(registry, "registry is null");
+    this.evaluator = requireNonNull(evaluator, "evaluator is null");
+    this.events = requireNonNull(events, "events is null");
+    this.clock = requireNonNull(clock, "clock is null");
+    this.interval = requireNonNull(interval, "interval is null");
+  }
+
+  @Override
+  public void run() {
+    while (!stopping) {
+      try {
+        refresh();
+      } catch (RuntimeException e) {
+        LOG.error("a refresh failed; the next one is in {}", interval, e);
+      }
+      synchronized (wakeUp) {
+        try {
+          wakeUp.wait(interval.toMillis());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  public void stop() {
+    stopping = true;
+    refreshNow();
+  }
+
+  /** Starts the next refresh now instead of at the end of the interval. */
+  public void refreshNow() {
+    synchronized (wakeUp) {
+      wakeUp.notifyAll();
+    }
+  }
+
+  /** When the last refresh finished: the health check's sign of life. */
+  public Instant lastRefresh() {
+    return lastRefresh;
+  }
+
+  public Refresh lastResult() {
+    return last;
+  }
+
+  /** One refresh of every catalog, on the calling thread. */
+  public Refresh refresh() {
+    Instant now = clock.instant();
+    Map<String, List<TableRecord>> known = new HashMap<>();
+    for (TableRecord record : registry.all()) {
+      known.computeIfAbsent(record.key().catalog(), name -> new ArrayList<>()).add(record);
+    }
+    int tables = 0;
+    int added = 0;
+    int dropped = 0;
+    int changed = 0;
+    int failed = 0;
+    for (KeptCatalog catalog : catalogs) {
+      List<ListedTable> listed;
+      try {
+        listed = catalog.lister().list();
+      } catch (RuntimeException e) {
+        failed++;
+        if (unreachable.add(catalog.name())) {
+          events.catalog(
+              KeeperEvent.CATALOG_UNREACHABLE,
+              catalog.name(),
+              "cannot list catalog '"
+                  + catalog.name()
+                  + "': "
+                  + e.getMessage()
+                  + "; its tables are kept as they are and it is tried again every "
+                  + interval.toSeconds()
+                  + " s");
+        } else {
+          LOG.warn("catalog {} is still unreachable: {}", catalog.name(), e.getMessage());
+        }
+        continue;
+      }
+      if (unreachable.remove(catalog.name())) {
+        LOG.info("catalog {} is reachable again", catalog.name());
+      }
+      Map<String, TableRecord> before = new HashMap<>();
+      for (TableRecord record : known.getOrDefault(catalog.name(), List.of())) {
+        before.put(record.key().table(), record);
+      }
+      List<TableRecord> discovered = new ArrayList<>();
+      Set<String> seen = new HashSet<>();
+      for (ListedTable table : listed) {
+        if (!catalog.keeps(table.table()) || !seen.add(table.table())) {
+          continue;
+        }
+        tables++;
+        TableRecord record = before.get(table.table());
+        TableKey key = new TableKey(catalog.name(), table.table());
+        if (record == null) {
+          discovered.add(TableRecord.discovered(key));
+        } else if (needsEvaluation(record, table.metadataLocation(), now)) {
+          changed++;
+          evaluator.submit(key);
+        }
+      }
+      registry.addAll(discovered);
+      for (TableRecord record : discovered) {
+        added++;
+        events.table(KeeperEvent.TABLE_DISCOVERED, record.key(), "discovered");
+        evaluator.submit(record.key());
+      }
+      for (TableRecord record : before.values()) {
+        if (!seen.contains(record.key().table())) {
+          dropped++;
+          registry.remove(record.key());
+          evaluator.forget(record.key());
+          events.table(
+              KeeperEvent.TABLE_DROPPED,
+              record.key(),
+              "no longer in the catalog (or excluded); forgotten, its history kept");
+        }
+      }
+    }
+    lastRefresh = clock.instant();
+    last = new Refresh(tables, added, dropped, changed, failed);
+    return last;
+  }
+
+  private static boolean needsEvaluation(
+      TableRecord record, Optional<String> listedLocation, Instant now) {
+    if (record.status() == TableStatus.RUNNING) {
+      return false;
+    }
+    if (listedLocation.isEmpty() || !listedLocation.equals(record.metadataLocation())) {
+      return true;
+    }
+    boolean waiting =
+        record.status() == TableStatus.BACKOFF || record.status() == TableStatus.FAILED;
+    return waiting && record.retryAt().map(at -> !at.isAfter(now)).orElse(true);
+  }
+}

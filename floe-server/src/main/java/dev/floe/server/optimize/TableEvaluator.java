@@ -1,0 +1,233 @@
+package dev.floe.server.optimize;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.floe.core.optimize.OptimizeFailures;
+import dev.floe.core.optimize.OptimizePolicy;
+import dev.floe.core.optimize.PartitionState;
+import dev.floe.core.state.TableKey;
+import dev.floe.iceberg.optimize.OptimizeJob;
+import dev.floe.iceberg.optimize.OptimizeTableCheck;
+import dev.floe.server.KeeperEvents;
+import dev.floe.server.TableRegistry;
+import dev.floe.server.discovery.KeptCatalog;
+import dev.floe.server.store.KeeperEvent;
+import dev.floe.server.store.KeeperStore;
+import dev.floe.server.store.TableRecord;
+import dev.floe.server.store.TableStatus;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Evaluates tables on their own thread, so discovery never waits for a scan: loads the table,
+ * checks its history, scans its health and plans (the optimize job's preview), and records the
+ * figures and the table's next state. A table whose evaluation fails is {@code failed} with the
+ * reason (a bad {@code floe.optimize.*} value names the property) and tried again after {@link
+ * #FAILED_RETRY} or on its next change; no other table is affected.
+ */
+public final class TableEvaluator implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TableEvaluator.class);
+
+  /** How long a table whose evaluation failed waits before it is tried again without a change. */
+  public static final Duration FAILED_RETRY = Duration.ofMinutes(5);
+
+  /** Checks a table's history on each change (the history watch). */
+  @FunctionalInterface
+  public interface HistoryCheck {
+    void check(TableKey key, Table table, Instant now);
+  }
+
+  private final Map<String, KeptCatalog> catalogs;
+  private final TableRegistry registry;
+  private final KeeperStore store;
+  private final KeeperEvents events;
+  private final OptimizeJob job;
+  private final HistoryCheck history;
+  private final Clock clock;
+  private final Map<TableKey, Evaluated> evaluated = new ConcurrentHashMap<>();
+  private final Set<TableKey> queued = ConcurrentHashMap.newKeySet();
+  private final ExecutorService executor;
+  private volatile Runnable onEvaluated = () -> {};
+
+  public TableEvaluator(
+      Map<String, KeptCatalog> catalogs,
+      TableRegistry registry,
+      KeeperStore store,
+      KeeperEvents events,
+      OptimizeJob job,
+      HistoryCheck history,
+      Clock clock,
+      int threads) {
+    this.catalogs = Map.copyOf(requireNonNull(catalogs, "catalogs is null"));
+    this.registry = requireNonNull(registry, "registry is null");
+    this.store = requireNonNull(store, "store is null");
+    this.events = requireNonNull(events, "events is null");
+    this.job = requireNonNull(job, "job is null");
+    this.history = requireNonNull(history, "history is null");
+    this.clock = requireNonNull(clock, "clock is null");
+    this.executor =
+        Executors.newFixedThreadPool(
+            threads,
+            runnable -> {
+              Thread thread = new Thread(runnable, "floe-keeper-evaluator");
+              thread.setDaemon(true);
+              return thread;
+            });
+  }
+
+  /** Called after every evaluation (the scheduler wakes up). */
+  public void onEvaluated(Runnable listener) {
+    this.onEvaluated = requireNonNull(listener, "listener is null");
+  }
+
+  /** Queues an evaluation unless one is already queued for the table. Never blocks. */
+  public void submit(TableKey key) {
+    if (queued.add(key)) {
+      executor.execute(
+          () -> {
+            queued.remove(key);
+            try {
+              evaluate(key);
+            } finally {
+              onEvaluated.run();
+            }
+          });
+    }
+  }
+
+  /** Tables queued for evaluation. */
+  public int backlog() {
+    return queued.size();
+  }
+
+  /** The last evaluation of a table, for the scheduler and the API's plan. */
+  public Optional<Evaluated> evaluated(TableKey key) {
+    return Optional.ofNullable(evaluated.get(key));
+  }
+
+  /** Forgets a table's evaluation (dropped, or its run started from it). */
+  public void forget(TableKey key) {
+    evaluated.remove(key);
+  }
+
+  /** Evaluates now, on the calling thread. */
+  public void evaluate(TableKey key) {
+    Optional<TableRecord> known = registry.get(key);
+    if (known.isEmpty() || known.get().status() == TableStatus.RUNNING) {
+      return; // dropped, or a run is on it: evaluated again once it finishes
+    }
+    KeptCatalog catalog = catalogs.get(key.catalog());
+    Instant now = clock.instant();
+    Table table;
+    String location;
+    OptimizeJob.Preview preview;
+    try {
+      table = catalog.catalog().catalog().loadTable(TableIdentifier.parse(key.table()));
+      location = metadataLocation(table);
+      history.check(key, table, now);
+      OptimizePolicy policy = OptimizePolicy.fromProperties(key.table(), table.properties());
+      if (policy.enabled()) {
+        OptimizeTableCheck.check(key.table(), table);
+      }
+      OptimizeFailures failures = store.optimizeFailures(key);
+      preview = job.preview(key.table(), table, policy, failures, now);
+    } catch (RuntimeException e) {
+      failed(key, now, e);
+      return;
+    }
+    PartitionState totals = preview.state().totals();
+    evaluated.put(key, new Evaluated(table, preview));
+    registry.update(
+        key,
+        record -> {
+          TableRecord scanned =
+              record.withScan(
+                  location,
+                  preview.state().healthScore(),
+                  totals.dataFiles(),
+                  totals.smallFiles(),
+                  totals.deleteFiles(),
+                  preview.plan().plannedBytes());
+          TableStatus next = nextStatus(record, preview, now);
+          if (record.status() == TableStatus.FAILED) {
+            scanned = scanned.withFailures(0, Optional.empty(), Optional.empty());
+          }
+          return scanned.withStatus(next);
+        });
+  }
+
+  private static TableStatus nextStatus(
+      TableRecord record, OptimizeJob.Preview preview, Instant now) {
+    return switch (record.status()) {
+      case PAUSED, QUARANTINED, RUNNING -> record.status();
+      case BACKOFF ->
+          record.retryAt().isPresent() && record.retryAt().get().isAfter(now)
+              ? TableStatus.BACKOFF
+              : planned(preview);
+      default -> planned(preview);
+    };
+  }
+
+  private static TableStatus planned(OptimizeJob.Preview preview) {
+    if (!preview.policy().enabled()) {
+      return TableStatus.DISABLED;
+    }
+    return preview.plan().isEmpty() ? TableStatus.IDLE : TableStatus.PENDING;
+  }
+
+  private void failed(TableKey key, Instant now, RuntimeException error) {
+    String reason = error.getMessage() == null ? error.toString() : error.getMessage();
+    LOG.warn("evaluating {} failed: {}", key, reason, error);
+    evaluated.remove(key);
+    Optional<TableRecord> before = registry.get(key);
+    registry.update(
+        key,
+        record ->
+            record
+                .withFailures(
+                    record.consecutiveFailures(),
+                    Optional.of(reason),
+                    Optional.of(now.plus(FAILED_RETRY)))
+                .withStatus(
+                    record.status() == TableStatus.PAUSED
+                            || record.status() == TableStatus.QUARANTINED
+                        ? record.status()
+                        : TableStatus.FAILED));
+    if (before.isPresent()
+        && (before.get().status() != TableStatus.FAILED
+            || !before.get().lastError().equals(Optional.of(reason)))) {
+      events.table(KeeperEvent.TABLE_FAILED, key, "cannot evaluate the table: " + reason);
+    }
+  }
+
+  static String metadataLocation(Table table) {
+    if (table instanceof HasTableOperations operations) {
+      return operations.operations().current().metadataFileLocation();
+    }
+    return table.location();
+  }
+
+  @Override
+  public void close() {
+    executor.shutdownNow();
+    try {
+      executor.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

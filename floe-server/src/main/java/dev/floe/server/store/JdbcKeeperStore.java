@@ -1,0 +1,544 @@
+package dev.floe.server.store;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.floe.core.Secret;
+import dev.floe.core.error.FloeException;
+import dev.floe.core.maintenance.HistoryObservation;
+import dev.floe.core.maintenance.HistoryObservationFormat;
+import dev.floe.core.optimize.OptimizeFailures;
+import dev.floe.core.optimize.PartitionKey;
+import dev.floe.core.state.TableKey;
+import dev.floe.server.store.StoreMigrations.Dialect;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * The keeper store on SQL: SQLite ({@code <data-dir>/keeper.db} by default, WAL mode) or
+ * PostgreSQL. One connection, used by one thread at a time (the store's methods are synchronized);
+ * a connection that broke is opened again on the next call. Schema: {@link StoreMigrations}.
+ */
+public final class JdbcKeeperStore implements KeeperStore {
+
+  /** The default store file under the data directory. */
+  public static final String DEFAULT_FILE = "keeper.db";
+
+  private final String url;
+  private final Properties connectionProperties;
+  private final Dialect dialect;
+  private final String description;
+  private Connection connection;
+
+  private JdbcKeeperStore(String url, Properties properties, Dialect dialect, String description) {
+    this.url = url;
+    this.connectionProperties = properties;
+    this.dialect = dialect;
+    this.description = description;
+  }
+
+  /**
+   * Opens the store and migrates its schema.
+   *
+   * @param url empty for SQLite in the data directory, else a jdbc:sqlite: or jdbc:postgresql: URL
+   * @throws FloeException BAD_INPUT for an unusable URL, SOURCE_UNAVAILABLE when the database
+   *     cannot be reached or refuses the credentials
+   */
+  public static JdbcKeeperStore open(
+      Optional<String> url, Optional<String> user, Optional<Secret> password, Path dataDirectory) {
+    requireNonNull(dataDirectory, "dataDirectory is null");
+    String jdbcUrl;
+    Dialect dialect;
+    Properties properties = new Properties();
+    if (url.isEmpty()) {
+      try {
+        Files.createDirectories(dataDirectory);
+      } catch (java.io.IOException e) {
+        throw FloeException.badInput(
+            "Cannot create the data directory "
+                + dataDirectory
+                + " for the keeper store: "
+                + e.getMessage()
+                + ". Choose a writable --data-dir.");
+      }
+      jdbcUrl = "jdbc:sqlite:" + dataDirectory.resolve(DEFAULT_FILE).toAbsolutePath();
+      dialect = Dialect.SQLITE;
+    } else {
+      jdbcUrl = url.get();
+      if (jdbcUrl.startsWith("jdbc:sqlite:")) {
+        dialect = Dialect.SQLITE;
+      } else if (jdbcUrl.startsWith("jdbc:postgresql:")) {
+        dialect = Dialect.POSTGRESQL;
+      } else {
+        throw FloeException.badInput(
+            "keeper.store.url must be a jdbc:sqlite:FILE or jdbc:postgresql://HOST:PORT/DB URL,"
+                + " got '"
+                + withoutQuery(jdbcUrl)
+                + "'. Leave it out to keep the store in <data-dir>/keeper.db.");
+      }
+    }
+    user.ifPresent(name -> properties.setProperty("user", name));
+    password.ifPresent(secret -> properties.setProperty("password", secret.reveal()));
+    if (dialect == Dialect.SQLITE) {
+      properties.setProperty("journal_mode", "WAL");
+      properties.setProperty("busy_timeout", "60000");
+    } else {
+      properties.setProperty("connectTimeout", "10");
+    }
+    JdbcKeeperStore store =
+        new JdbcKeeperStore(jdbcUrl, properties, dialect, "at " + withoutQuery(jdbcUrl));
+    store.migrate();
+    return store;
+  }
+
+  private void migrate() {
+    try {
+      StoreMigrations.migrate(connection(), dialect, description);
+    } catch (SQLException e) {
+      throw unavailable("cannot prepare its schema", e);
+    } catch (IllegalStateException e) {
+      throw FloeException.badInput(e.getMessage());
+    }
+  }
+
+  @Override
+  public String description() {
+    return description;
+  }
+
+  /** The schema version in the database. */
+  public synchronized int schemaVersion() {
+    try {
+      return StoreMigrations.version(connection());
+    } catch (SQLException e) {
+      throw unavailable("cannot read its schema version", e);
+    }
+  }
+
+  @Override
+  public synchronized List<TableRecord> tables() {
+    String sql =
+        "SELECT catalog_name, table_name, status, metadata_location, health, data_files,"
+            + " small_files, delete_files, backlog_bytes, last_optimized_at, consecutive_failures,"
+            + " last_error, retry_at, last_expire_at, last_metadata_clean_at, last_orphan_clean_at"
+            + " FROM keeper_tables";
+    return query(
+        "read the tables",
+        sql,
+        statement -> {},
+        rows ->
+            new TableRecord(
+                new TableKey(rows.getString(1), rows.getString(2)),
+                TableStatus.fromApiName(rows.getString(3)),
+                Optional.ofNullable(rows.getString(4)),
+                rows.getInt(5),
+                rows.getLong(6),
+                rows.getLong(7),
+                rows.getLong(8),
+                rows.getLong(9),
+                instant(rows, 10),
+                rows.getInt(11),
+                Optional.ofNullable(rows.getString(12)),
+                instant(rows, 13),
+                instant(rows, 14),
+                instant(rows, 15),
+                instant(rows, 16)));
+  }
+
+  @Override
+  public synchronized void saveTable(TableRecord table) {
+    saveTables(List.of(table));
+  }
+
+  @Override
+  public synchronized void saveTables(List<TableRecord> tables) {
+    if (tables.isEmpty()) {
+      return;
+    }
+    String sql =
+        "INSERT INTO keeper_tables (catalog_name, table_name, status, metadata_location, health,"
+            + " data_files, small_files, delete_files, backlog_bytes, last_optimized_at,"
+            + " consecutive_failures, last_error, retry_at, last_expire_at,"
+            + " last_metadata_clean_at, last_orphan_clean_at)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (catalog_name, table_name) DO UPDATE SET status = excluded.status,"
+            + " metadata_location = excluded.metadata_location, health = excluded.health,"
+            + " data_files = excluded.data_files, small_files = excluded.small_files,"
+            + " delete_files = excluded.delete_files, backlog_bytes = excluded.backlog_bytes,"
+            + " last_optimized_at = excluded.last_optimized_at,"
+            + " consecutive_failures = excluded.consecutive_failures,"
+            + " last_error = excluded.last_error, retry_at = excluded.retry_at,"
+            + " last_expire_at = excluded.last_expire_at,"
+            + " last_metadata_clean_at = excluded.last_metadata_clean_at,"
+            + " last_orphan_clean_at = excluded.last_orphan_clean_at";
+    transaction(
+        "save " + tables.size() + " table(s)",
+        connection -> {
+          try (PreparedStatement insert = connection.prepareStatement(sql)) {
+            for (TableRecord table : tables) {
+              insert.setString(1, table.key().catalog());
+              insert.setString(2, table.key().table());
+              insert.setString(3, table.status().apiName());
+              insert.setString(4, table.metadataLocation().orElse(null));
+              insert.setInt(5, table.health());
+              insert.setLong(6, table.dataFiles());
+              insert.setLong(7, table.smallFiles());
+              insert.setLong(8, table.deleteFiles());
+              insert.setLong(9, table.backlogBytes());
+              setInstant(insert, 10, table.lastOptimizedAt());
+              insert.setInt(11, table.consecutiveFailures());
+              insert.setString(12, table.lastError().orElse(null));
+              setInstant(insert, 13, table.retryAt());
+              setInstant(insert, 14, table.lastExpireAt());
+              setInstant(insert, 15, table.lastMetadataCleanAt());
+              setInstant(insert, 16, table.lastOrphanCleanAt());
+              insert.addBatch();
+            }
+            insert.executeBatch();
+          }
+        });
+  }
+
+  @Override
+  public synchronized void forgetTable(TableKey key) {
+    for (String table : List.of("keeper_tables", "keeper_optimize_failures", "keeper_history")) {
+      update(
+          "forget table " + key.table(),
+          "DELETE FROM " + table + " WHERE catalog_name = ? AND table_name = ?",
+          statement -> {
+            statement.setString(1, key.catalog());
+            statement.setString(2, key.table());
+          });
+    }
+  }
+
+  @Override
+  public synchronized void recordRun(RunRecord run) {
+    update(
+        "record a run of " + run.table().table(),
+        "INSERT INTO keeper_runs (catalog_name, table_name, kind, started_at, finished_at, result,"
+            + " bytes_in, bytes_out, files_in, files_out, detail)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        statement -> {
+          statement.setString(1, run.table().catalog());
+          statement.setString(2, run.table().table());
+          statement.setString(3, run.kind());
+          statement.setLong(4, run.startedAt().toEpochMilli());
+          statement.setLong(5, run.finishedAt().toEpochMilli());
+          statement.setString(6, run.result());
+          statement.setLong(7, run.bytesIn());
+          statement.setLong(8, run.bytesOut());
+          statement.setLong(9, run.filesIn());
+          statement.setLong(10, run.filesOut());
+          statement.setString(11, run.detail());
+        });
+  }
+
+  @Override
+  public synchronized List<RunRecord> runs(TableKey key, int limit) {
+    return query(
+        "read the runs of " + key.table(),
+        "SELECT kind, started_at, finished_at, result, bytes_in, bytes_out, files_in, files_out,"
+            + " detail FROM keeper_runs WHERE catalog_name = ? AND table_name = ?"
+            + " ORDER BY id DESC LIMIT ?",
+        statement -> {
+          statement.setString(1, key.catalog());
+          statement.setString(2, key.table());
+          statement.setInt(3, limit);
+        },
+        rows ->
+            new RunRecord(
+                key,
+                rows.getString(1),
+                Instant.ofEpochMilli(rows.getLong(2)),
+                Instant.ofEpochMilli(rows.getLong(3)),
+                rows.getString(4),
+                rows.getLong(5),
+                rows.getLong(6),
+                rows.getLong(7),
+                rows.getLong(8),
+                rows.getString(9)));
+  }
+
+  @Override
+  public synchronized void recordEvent(KeeperEvent event) {
+    update(
+        "record an event",
+        "INSERT INTO keeper_events (at, kind, catalog_name, table_name, message)"
+            + " VALUES (?, ?, ?, ?, ?)",
+        statement -> {
+          statement.setLong(1, event.at().toEpochMilli());
+          statement.setString(2, event.kind());
+          statement.setString(3, event.catalog());
+          statement.setString(4, event.table().orElse(null));
+          statement.setString(5, event.message());
+        });
+  }
+
+  @Override
+  public synchronized List<KeeperEvent> events(Optional<TableKey> table, int limit) {
+    String where = table.isPresent() ? " WHERE catalog_name = ? AND table_name = ?" : "";
+    return query(
+        "read the events",
+        "SELECT at, kind, catalog_name, table_name, message FROM keeper_events"
+            + where
+            + " ORDER BY id DESC LIMIT ?",
+        statement -> {
+          int index = 1;
+          if (table.isPresent()) {
+            statement.setString(index++, table.get().catalog());
+            statement.setString(index++, table.get().table());
+          }
+          statement.setInt(index, limit);
+        },
+        rows ->
+            new KeeperEvent(
+                Instant.ofEpochMilli(rows.getLong(1)),
+                rows.getString(2),
+                rows.getString(3),
+                Optional.ofNullable(rows.getString(4)),
+                rows.getString(5)));
+  }
+
+  @Override
+  public synchronized OptimizeFailures optimizeFailures(TableKey key) {
+    Map<PartitionKey, OptimizeFailures.Failure> failures = new HashMap<>();
+    query(
+            "read the optimize failures of " + key.table(),
+            "SELECT spec_id, partition_path, failures, last_failure_at"
+                + " FROM keeper_optimize_failures WHERE catalog_name = ? AND table_name = ?",
+            statement -> {
+              statement.setString(1, key.catalog());
+              statement.setString(2, key.table());
+            },
+            rows ->
+                Map.entry(
+                    new PartitionKey(rows.getInt(1), rows.getString(2)),
+                    new OptimizeFailures.Failure(
+                        rows.getInt(3), Instant.ofEpochMilli(rows.getLong(4)))))
+        .forEach(entry -> failures.put(entry.getKey(), entry.getValue()));
+    return new OptimizeFailures(failures);
+  }
+
+  @Override
+  public synchronized void saveOptimizeFailures(TableKey key, OptimizeFailures failures) {
+    transaction(
+        "save the optimize failures of " + key.table(),
+        connection -> {
+          try (PreparedStatement delete =
+              connection.prepareStatement(
+                  "DELETE FROM keeper_optimize_failures"
+                      + " WHERE catalog_name = ? AND table_name = ?")) {
+            delete.setString(1, key.catalog());
+            delete.setString(2, key.table());
+            delete.executeUpdate();
+          }
+          try (PreparedStatement insert =
+              connection.prepareStatement(
+                  "INSERT INTO keeper_optimize_failures (catalog_name, table_name, spec_id,"
+                      + " partition_path, failures, last_failure_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+            for (Map.Entry<PartitionKey, OptimizeFailures.Failure> entry :
+                failures.failures().entrySet()) {
+              insert.setString(1, key.catalog());
+              insert.setString(2, key.table());
+              insert.setInt(3, entry.getKey().specId());
+              insert.setString(4, entry.getKey().path());
+              insert.setInt(5, entry.getValue().count());
+              insert.setLong(6, entry.getValue().last().toEpochMilli());
+              insert.addBatch();
+            }
+            insert.executeBatch();
+          }
+        });
+  }
+
+  @Override
+  public synchronized Optional<HistoryObservation> history(TableKey key) {
+    List<String> texts =
+        query(
+            "read the history observation of " + key.table(),
+            "SELECT observation FROM keeper_history WHERE catalog_name = ? AND table_name = ?",
+            statement -> {
+              statement.setString(1, key.catalog());
+              statement.setString(2, key.table());
+            },
+            rows -> rows.getString(1));
+    return texts.stream()
+        .findFirst()
+        .map(text -> HistoryObservationFormat.parse(text, "the keeper store " + description));
+  }
+
+  @Override
+  public synchronized void saveHistory(TableKey key, HistoryObservation observation) {
+    update(
+        "save the history observation of " + key.table(),
+        "INSERT INTO keeper_history (catalog_name, table_name, observation) VALUES (?, ?, ?)"
+            + " ON CONFLICT (catalog_name, table_name) DO UPDATE SET"
+            + " observation = excluded.observation",
+        statement -> {
+          statement.setString(1, key.catalog());
+          statement.setString(2, key.table());
+          statement.setString(3, HistoryObservationFormat.write(observation));
+        });
+  }
+
+  @Override
+  public synchronized void prune(Instant before) {
+    for (String sql :
+        List.of(
+            "DELETE FROM keeper_runs WHERE finished_at < ?",
+            "DELETE FROM keeper_events WHERE at < ?")) {
+      update(
+          "prune old runs and events",
+          sql,
+          statement -> statement.setLong(1, before.toEpochMilli()));
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (connection != null) {
+      try {
+        connection.close();
+      } catch (SQLException e) {
+        // closing a connection that failed: nothing is left to release
+      }
+      connection = null;
+    }
+  }
+
+  // ---- JDBC plumbing ----
+
+  @FunctionalInterface
+  private interface Binder {
+    void bind(PreparedStatement statement) throws SQLException;
+  }
+
+  @FunctionalInterface
+  private interface RowReader<T> {
+    T read(ResultSet rows) throws SQLException;
+  }
+
+  @FunctionalInterface
+  private interface Work {
+    void run(Connection connection) throws SQLException;
+  }
+
+  private <T> List<T> query(String what, String sql, Binder binder, RowReader<T> reader) {
+    try (PreparedStatement statement = connection().prepareStatement(sql)) {
+      binder.bind(statement);
+      try (ResultSet rows = statement.executeQuery()) {
+        List<T> result = new ArrayList<>();
+        while (rows.next()) {
+          result.add(reader.read(rows));
+        }
+        return result;
+      }
+    } catch (SQLException e) {
+      dropBrokenConnection();
+      throw unavailable("cannot " + what, e);
+    }
+  }
+
+  private void update(String what, String sql, Binder binder) {
+    try (PreparedStatement statement = connection().prepareStatement(sql)) {
+      binder.bind(statement);
+      statement.executeUpdate();
+    } catch (SQLException e) {
+      dropBrokenConnection();
+      throw unavailable("cannot " + what, e);
+    }
+  }
+
+  private void transaction(String what, Work work) {
+    try {
+      Connection open = connection();
+      open.setAutoCommit(false);
+      try {
+        work.run(open);
+        open.commit();
+      } catch (SQLException | RuntimeException e) {
+        open.rollback();
+        throw e;
+      } finally {
+        open.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      dropBrokenConnection();
+      throw unavailable("cannot " + what, e);
+    }
+  }
+
+  private Connection connection() throws SQLException {
+    if (connection == null) {
+      connection = DriverManager.getConnection(url, connectionProperties);
+      if (dialect == Dialect.SQLITE) {
+        try (Statement statement = connection.createStatement()) {
+          statement.execute("PRAGMA journal_mode=WAL");
+          statement.execute("PRAGMA busy_timeout=60000");
+        }
+      }
+    }
+    return connection;
+  }
+
+  private void dropBrokenConnection() {
+    try {
+      if (connection != null && !connection.isValid(2)) {
+        close();
+      }
+    } catch (SQLException e) {
+      close();
+    }
+  }
+
+  private FloeException unavailable(String what, SQLException e) {
+    String message = String.valueOf(e.getMessage());
+    String password = connectionProperties.getProperty("password");
+    if (password != null && !password.isEmpty()) {
+      message = message.replace(password, Secret.MASK);
+    }
+    return FloeException.sourceUnavailable(
+        "The keeper store "
+            + description
+            + " "
+            + what
+            + ": "
+            + message
+            + ". Check keeper.store.url, keeper.store.user and keeper.store.password, and that"
+            + " the database is running.",
+        e);
+  }
+
+  private static Optional<Instant> instant(ResultSet rows, int column) throws SQLException {
+    long value = rows.getLong(column);
+    return rows.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(value));
+  }
+
+  private static void setInstant(PreparedStatement statement, int index, Optional<Instant> value)
+      throws SQLException {
+    if (value.isPresent()) {
+      statement.setLong(index, value.get().toEpochMilli());
+    } else {
+      statement.setNull(index, Types.BIGINT);
+    }
+  }
+
+  private static String withoutQuery(String url) {
+    int query = url.indexOf('?');
+    return query < 0 ? url : url.substring(0, query);
+  }
+}

@@ -1,0 +1,56 @@
+package dev.floe.server.store;
+
+import dev.floe.core.maintenance.HistoryObservation;
+import dev.floe.core.optimize.OptimizeFailures;
+import dev.floe.core.state.TableKey;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the keeper remembers across restarts: every known table's record, the runs and events (kept
+ * for {@code keeper.history-retention}), each table's partition failures and its last history
+ * observation. Implementations are thread-safe; every method blocks on the database and throws
+ * {@link dev.floe.core.error.FloeException} (SOURCE_UNAVAILABLE) when it cannot be reached.
+ */
+public interface KeeperStore extends AutoCloseable {
+
+  /** Every table the keeper knows. */
+  List<TableRecord> tables();
+
+  /** Inserts or replaces a table's record. */
+  void saveTable(TableRecord table);
+
+  /** Inserts or replaces several tables' records, in one transaction. */
+  void saveTables(List<TableRecord> tables);
+
+  /** Forgets a dropped table's record, failures and history observation; its runs stay. */
+  void forgetTable(TableKey key);
+
+  void recordRun(RunRecord run);
+
+  /** The table's newest runs, newest first. */
+  List<RunRecord> runs(TableKey key, int limit);
+
+  void recordEvent(KeeperEvent event);
+
+  /** The newest events, newest first; of one table when {@code table} is given. */
+  List<KeeperEvent> events(Optional<TableKey> table, int limit);
+
+  OptimizeFailures optimizeFailures(TableKey key);
+
+  void saveOptimizeFailures(TableKey key, OptimizeFailures failures);
+
+  Optional<HistoryObservation> history(TableKey key);
+
+  void saveHistory(TableKey key, HistoryObservation observation);
+
+  /** Deletes runs and events older than {@code before}. */
+  void prune(Instant before);
+
+  /** Where the store is, for messages: never holds a password. */
+  String description();
+
+  @Override
+  void close();
+}

@@ -1,0 +1,342 @@
+package dev.floe.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.floe.core.Secret;
+import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.config.KeeperSettings;
+import dev.floe.core.config.ListenAddress;
+import dev.floe.core.error.FloeException;
+import dev.floe.core.optimize.OptimizePolicy;
+import dev.floe.iceberg.optimize.UpsertTables;
+import dev.floe.iceberg.optimize.UpsertWriter;
+import dev.floe.iceberg.optimize.UpsertWriter.Change;
+import dev.floe.server.maintenance.IcebergMaintenanceJobs;
+import dev.floe.testing.Poll;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The keeper service on a real embedded catalog and real Iceberg tables, through its API. */
+class KeeperServiceITCase {
+
+  private static final Duration WITHIN = Duration.ofSeconds(90);
+  private static final Duration EVERY = Duration.ofMillis(200);
+
+  /** Small files and fast retries, so the keeper has work within seconds. */
+  private static final Map<String, String> KEPT =
+      Map.of(
+          OptimizePolicy.TARGET_FILE_SIZE_BYTES, "1048576",
+          OptimizePolicy.RETRY_BACKOFF_MS, "100",
+          OptimizePolicy.RETRY_MAX_BACKOFF_MS, "200");
+
+  @TempDir Path directory;
+
+  @Test
+  void aTableCreatedWhileServingIsDiscoveredAndADroppedOneForgotten() throws Exception {
+    try (KeeperFixture keeper =
+        new KeeperFixture(directory, KeeperFixture.settings(5, Optional.empty()))) {
+      UpsertTables.create(keeper.catalog.catalog(), "fresh", PartitionSpec.unpartitioned(), KEPT);
+      Poll.until("db.fresh is listed", WITHIN, EVERY, () -> keeper.table("db.fresh").isPresent());
+
+      keeper.catalog.catalog().dropTable(TableIdentifier.of("db", "fresh"));
+      Poll.until("db.fresh is forgotten", WITHIN, EVERY, () -> keeper.table("db.fresh").isEmpty());
+
+      List<String> kinds = new ArrayList<>();
+      keeper
+          .get("/api/v1/events?table=db.fresh&catalog=floe")
+          .get("events")
+          .forEach(event -> kinds.add(event.get("kind").asText()));
+      assertThat(kinds).containsSubsequence("table_dropped", "table_discovered");
+      assertThat(keeper.request("GET", "/api/v1/tables/db.fresh", Optional.empty()).statusCode())
+          .isEqualTo(404);
+    }
+  }
+
+  @Test
+  void aStreamingUpsertTableIsKeptHealthyAndKeepsEveryRow() throws Exception {
+    try (KeeperFixture keeper =
+        new KeeperFixture(directory, KeeperFixture.settings(5, Optional.empty()))) {
+      Table table =
+          UpsertTables.create(keeper.catalog.catalog(), "live", UpsertTables.PARTITIONED, KEPT);
+      UpsertWriter writer = new UpsertWriter(table);
+      Random random = new Random(7);
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      int commits = 0;
+      // Several commits a second: upserts and deletes of keys spread over every partition.
+      while (System.nanoTime() < deadline) {
+        List<Change> changes = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+          long id = random.nextInt(2_000);
+          changes.add(
+              random.nextInt(10) == 0 ? Change.delete(id) : Change.upsert(id, "v" + commits));
+        }
+        writer.commit(changes);
+        commits++;
+      }
+      assertThat(commits).isGreaterThan(40);
+
+      Poll.until(
+          "the keeper brings db.live above health 90 and leaves it idle",
+          Duration.ofMinutes(3),
+          Duration.ofMillis(500),
+          () -> {
+            JsonNode entry = keeper.table("db.live").orElseThrow();
+            return entry.get("health").asInt() > 90 && entry.get("state").asText().equals("idle");
+          });
+      assertThat(UpsertTables.read(table)).isEqualTo(writer.expected());
+      JsonNode detail = keeper.get("/api/v1/tables/db.live");
+      assertThat(detail.get("last_optimized_at").isNull()).isFalse();
+      assertThat(detail.get("runs")).isNotEmpty();
+      assertThat(detail.get("runs").get(0).get("kind").asText()).isEqualTo("optimize");
+    }
+  }
+
+  @Test
+  void aTableWithACorruptFileIsQuarantinedWhileAnotherIsOptimized() throws Exception {
+    try (KeeperFixture keeper =
+        new KeeperFixture(directory, KeeperFixture.settings(3, Optional.empty()))) {
+      Table broken =
+          UpsertTables.create(
+              keeper.catalog.catalog(), "broken", PartitionSpec.unpartitioned(), KEPT);
+      UpsertWriter brokenWriter = new UpsertWriter(broken);
+      for (int commit = 0; commit < 15; commit++) {
+        brokenWriter.append(inserts(commit * 100L, commit * 100L + 100));
+      }
+      corrupt(firstDataFile(broken));
+      Table healthy =
+          UpsertTables.create(
+              keeper.catalog.catalog(), "healthy", PartitionSpec.unpartitioned(), KEPT);
+      UpsertWriter healthyWriter = new UpsertWriter(healthy);
+      for (int commit = 0; commit < 15; commit++) {
+        healthyWriter.append(inserts(commit * 100L, commit * 100L + 100));
+      }
+
+      Poll.until(
+          "db.broken is quarantined",
+          WITHIN,
+          EVERY,
+          () ->
+              keeper.table("db.broken").orElseThrow().get("state").asText().equals("quarantined"));
+      JsonNode quarantined = keeper.table("db.broken").orElseThrow();
+      assertThat(quarantined.get("consecutive_failures").asInt()).isEqualTo(3);
+      assertThat(quarantined.get("last_error").asText()).contains("rewrite failed");
+      Poll.until(
+          "db.healthy is optimized",
+          WITHIN,
+          EVERY,
+          () -> !keeper.table("db.healthy").orElseThrow().get("last_optimized_at").isNull());
+      assertThat(UpsertTables.read(healthy)).isEqualTo(healthyWriter.expected());
+
+      // Quarantine holds: no further attempts while it lasts.
+      int runs = keeper.get("/api/v1/tables/db.broken").get("runs").size();
+      keeper.service.discovery().refresh();
+      keeper.service.discovery().refresh();
+      assertThat(keeper.get("/api/v1/tables/db.broken").get("runs").size()).isEqualTo(runs);
+
+      HttpResponse<String> released =
+          keeper.request("POST", "/api/v1/tables/db.broken/resume", Optional.empty());
+      assertThat(released.statusCode()).isEqualTo(202);
+      List<String> kinds = new ArrayList<>();
+      keeper
+          .get("/api/v1/events?table=db.broken")
+          .get("events")
+          .forEach(event -> kinds.add(event.get("kind").asText()));
+      assertThat(kinds).contains("table_released", "table_quarantined", "optimize_failed");
+    }
+  }
+
+  @Test
+  void withATokenEveryRequestButHealthNeedsIt() throws Exception {
+    try (KeeperFixture keeper =
+        new KeeperFixture(
+            directory, KeeperFixture.settings(5, Optional.of(Secret.of(KeeperFixture.TOKEN))))) {
+      assertThat(keeper.request("GET", "/api/v1/tables", Optional.empty()).statusCode())
+          .isEqualTo(401);
+      assertThat(keeper.request("GET", "/metrics", Optional.of("wrong")).statusCode())
+          .isEqualTo(401);
+      HttpResponse<String> denied = keeper.request("GET", "/api/v1/events", Optional.of("s3cret"));
+      assertThat(denied.statusCode()).isEqualTo(401);
+      assertThat(denied.body()).doesNotContain(KeeperFixture.TOKEN);
+      assertThat(keeper.request("GET", "/api/v1/health", Optional.empty()).statusCode())
+          .isEqualTo(200);
+      assertThat(
+              keeper
+                  .request("GET", "/api/v1/tables", Optional.of(KeeperFixture.TOKEN))
+                  .statusCode())
+          .isEqualTo(200);
+      HttpResponse<String> badName =
+          keeper.request("POST", "/api/v1/tables/nodot/pause", Optional.of(KeeperFixture.TOKEN));
+      assertThat(badName.statusCode()).isEqualTo(400);
+      assertThat(badName.body()).contains("is not a table name");
+      assertThat(
+              keeper
+                  .request("GET", "/api/v1/tables/db.missing", Optional.of(KeeperFixture.TOKEN))
+                  .statusCode())
+          .isEqualTo(404);
+      assertThat(
+              keeper.get("/api/v1/openapi.json").get("paths").has("/api/v1/tables/{table}/resume"))
+          .isTrue();
+    }
+  }
+
+  @Test
+  void aNonLoopbackAddressWithoutATokenIsRefused() {
+    KeeperSettings open = KeeperFixture.settings(5, Optional.empty());
+    KeeperSettings exposed =
+        new KeeperSettings(
+            new ListenAddress("0.0.0.0", 8420),
+            open.apiToken(),
+            open.refreshInterval(),
+            open.quarantineAfterFailures(),
+            open.taskTimeout(),
+            open.historyRetention(),
+            open.include(),
+            open.exclude(),
+            open.store(),
+            open.optimizer(),
+            open.maintenance(),
+            open.catalogs());
+    assertThatThrownBy(
+            () ->
+                KeeperService.create(
+                    directory,
+                    CatalogSettings.embedded(),
+                    exposed,
+                    Clock.systemUTC(),
+                    new IcebergMaintenanceJobs(),
+                    (key, table, now) -> {}))
+        .isInstanceOf(FloeException.class)
+        .hasMessage(
+            "keeper.listen is 0.0.0.0:8420, which other machines can reach, and no"
+                + " keeper.api-token is set. Set keeper.api-token (e.g. api-token:"
+                + " ${env:FLOE_KEEPER_TOKEN}) or listen on 127.0.0.1.");
+  }
+
+  @Test
+  void everyTableGaugeEqualsTheApiAfterChanges() throws Exception {
+    try (KeeperFixture keeper =
+        new KeeperFixture(directory, KeeperFixture.settings(5, Optional.empty()))) {
+      Table table =
+          UpsertTables.create(keeper.catalog.catalog(), "gauged", UpsertTables.PARTITIONED, KEPT);
+      UpsertWriter writer = new UpsertWriter(table);
+      for (int commit = 0; commit < 3; commit++) {
+        writer.commit(inserts(commit * 10L, commit * 10L + 10));
+        String location = currentMetadata(table);
+        Poll.until(
+            "the keeper evaluated commit " + commit,
+            WITHIN,
+            EVERY,
+            () ->
+                location.equals(
+                    keeper.get("/api/v1/tables/db.gauged").get("metadata_location").asText("")));
+        assertGaugesEqualApi(keeper, "db.gauged");
+      }
+      Poll.until(
+          "the keeper optimized db.gauged",
+          WITHIN,
+          EVERY,
+          () ->
+              keeper.table("db.gauged").orElseThrow().get("state").asText().equals("idle")
+                  && !keeper.table("db.gauged").orElseThrow().get("last_optimized_at").isNull());
+      assertGaugesEqualApi(keeper, "db.gauged");
+      String metrics = keeper.request("GET", "/metrics", Optional.empty()).body();
+      assertThat(metrics).contains("floe_runs_total{kind=\"optimize\",result=\"succeeded\"}");
+      assertThat(metrics).contains("floe_worker_slots 2.0");
+      assertThat(metrics).contains("jvm_memory_used_bytes");
+    }
+  }
+
+  private static void assertGaugesEqualApi(KeeperFixture keeper, String name) throws Exception {
+    JsonNode entry = keeper.table(name).orElseThrow();
+    String metrics = keeper.request("GET", "/metrics", Optional.empty()).body();
+    Map<String, String> fields =
+        Map.of(
+            "floe_table_health", "health",
+            "floe_table_data_files", "data_files",
+            "floe_table_small_files", "small_files",
+            "floe_table_delete_files", "delete_files",
+            "floe_table_backlog_bytes", "backlog_bytes",
+            "floe_table_consecutive_failures", "consecutive_failures");
+    JsonNode now = keeper.table(name).orElseThrow();
+    assertThat(now).as("the table did not change between the two reads").isEqualTo(entry);
+    for (Map.Entry<String, String> field : fields.entrySet()) {
+      assertThat(gauge(metrics, field.getKey(), name))
+          .as(field.getKey())
+          .isEqualTo(entry.get(field.getValue()).asDouble());
+    }
+    assertThat(metrics)
+        .contains(
+            "floe_table_state{catalog=\"floe\",state=\""
+                + entry.get("state").asText()
+                + "\",table=\""
+                + name
+                + "\"} 1.0");
+  }
+
+  private static double gauge(String metrics, String metric, String table) {
+    Matcher matcher =
+        Pattern.compile(
+                "^"
+                    + metric
+                    + "\\{catalog=\"floe\",table=\""
+                    + Pattern.quote(table)
+                    + "\"\\} (\\S+)$",
+                Pattern.MULTILINE)
+            .matcher(metrics);
+    assertThat(matcher.find()).as(metric + " of " + table + " in\n" + metrics).isTrue();
+    return Double.parseDouble(matcher.group(1));
+  }
+
+  private static String currentMetadata(Table table) {
+    table.refresh();
+    return ((org.apache.iceberg.HasTableOperations) table)
+        .operations()
+        .current()
+        .metadataFileLocation();
+  }
+
+  private static List<Change> inserts(long from, long to) {
+    List<Change> changes = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      changes.add(Change.upsert(id, "v" + id));
+    }
+    return changes;
+  }
+
+  private static DataFile firstDataFile(Table table) throws IOException {
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      return tasks.iterator().next().file();
+    }
+  }
+
+  /** Overwrites a data file with bytes that are no Parquet: every read of it fails. */
+  private static void corrupt(DataFile file) throws IOException {
+    Path path = Path.of(URI.create(file.location()));
+    try (OutputStream out = Files.newOutputStream(path)) {
+      out.write("not parquet".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+  }
+}
