@@ -3,11 +3,7 @@ package dev.floe.testing;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -18,13 +14,11 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
 /**
  * A private MariaDB server: {@code mariadbd} from the machine's {@code mariadb-server} package,
@@ -165,7 +159,7 @@ public final class MariaDbServer implements AutoCloseable {
 
   /** The last lines of the server's error log, for failure messages. */
   public String errorLogTail() {
-    return tail(directory.resolve("error.log"), 20);
+    return ServerProcesses.tail(directory.resolve("error.log"), 20);
   }
 
   /** Stops the server (a clean shutdown, forced after 30 s) and deletes its directory. */
@@ -186,7 +180,7 @@ public final class MariaDbServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     if (deleteDirectoryOnClose) {
-      deleteRecursively(directory);
+      ServerProcesses.deleteRecursively(directory);
     }
   }
 
@@ -255,19 +249,20 @@ public final class MariaDbServer implements AutoCloseable {
       }
       IllegalStateException lastFailure = null;
       for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-        int port = freePort();
+        int port = ServerProcesses.freePort();
         int serverId = ThreadLocalRandom.current().nextInt(2, 1 << 30);
         try {
           return launch(binaries, home, data, port, serverId, temporary);
         } catch (IllegalStateException failure) {
           lastFailure = failure;
-          if (!tail(home.resolve("error.log"), 50).contains("Address already in use")) {
+          if (!ServerProcesses.tail(home.resolve("error.log"), 50)
+              .contains("Address already in use")) {
             break;
           }
         }
       }
       if (temporary) {
-        deleteRecursively(home);
+        ServerProcesses.deleteRecursively(home);
       }
       throw requireNonNull(lastFailure, "no start attempt was made");
     }
@@ -279,20 +274,21 @@ public final class MariaDbServer implements AutoCloseable {
     private static void initializeDataDirectory(MariaDbBinaries binaries, Path home, Path data) {
       for (int attempt = 1; ; attempt++) {
         try {
-          run(
-              home.resolve("install-db.log"),
-              binaries.installDb().toString(),
-              "--no-defaults",
-              "--datadir=" + data,
-              "--auth-root-authentication-method=normal",
-              "--skip-test-db",
-              userArgument());
+          ServerProcesses.run(
+              new ProcessBuilder(
+                  binaries.installDb().toString(),
+                  "--no-defaults",
+                  "--datadir=" + data,
+                  "--auth-root-authentication-method=normal",
+                  "--skip-test-db",
+                  userArgument()),
+              home.resolve("install-db.log"));
           return;
         } catch (IllegalStateException failure) {
           if (attempt == 2) {
             throw failure;
           }
-          deleteRecursively(data);
+          ServerProcesses.deleteRecursively(data);
         }
       }
     }
@@ -337,7 +333,8 @@ public final class MariaDbServer implements AutoCloseable {
             "cannot start " + binaries.server() + ": " + e.getMessage(), e);
       }
       Process watchdog =
-          startWatchdog(process.pid(), temporary ? Optional.of(home) : Optional.empty());
+          ServerProcesses.startWatchdog(
+              process.pid(), "TERM", temporary ? Optional.of(home) : Optional.empty());
       MariaDbServer server = new MariaDbServer(home, port, serverId, process, watchdog, temporary);
       Instant deadline = Instant.now().plus(START_TIMEOUT);
       SQLException lastError = null;
@@ -350,7 +347,7 @@ public final class MariaDbServer implements AutoCloseable {
                   + " (exit code "
                   + process.exitValue()
                   + "). Its error log ends with:\n"
-                  + tail(home.resolve("error.log"), 20));
+                  + ServerProcesses.tail(home.resolve("error.log"), 20));
         }
         try (Connection connection = server.rootConnection()) {
           return server;
@@ -374,93 +371,13 @@ public final class MariaDbServer implements AutoCloseable {
               + " s (last error: "
               + (lastError == null ? "none" : lastError.getMessage())
               + "). Its error log ends with:\n"
-              + tail(home.resolve("error.log"), 20));
-    }
-  }
-
-  /**
-   * A small shell process that stops the server and removes its directory when this JVM dies
-   * without closing it (e.g. a test JVM killed on timeout), so no stray servers pile up.
-   */
-  private static Process startWatchdog(long serverPid, Optional<Path> directoryToDelete) {
-    long jvmPid = ProcessHandle.current().pid();
-    String script =
-        "while kill -0 "
-            + jvmPid
-            + " 2>/dev/null && kill -0 "
-            + serverPid
-            + " 2>/dev/null; do sleep 1; done; kill "
-            + serverPid
-            + " 2>/dev/null; i=0; while kill -0 "
-            + serverPid
-            + " 2>/dev/null && [ $i -lt 30 ]; do sleep 1; i=$((i+1)); done; kill -9 "
-            + serverPid
-            + " 2>/dev/null"
-            + directoryToDelete.map(path -> "; rm -rf '" + path + "'").orElse("");
-    try {
-      return new ProcessBuilder("sh", "-c", script)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .redirectError(ProcessBuilder.Redirect.DISCARD)
-          .start();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start the MariaDB watchdog", e);
+              + ServerProcesses.tail(home.resolve("error.log"), 20));
     }
   }
 
   private static String userArgument() {
     // mariadbd refuses to run as root unless told to; as another user it runs as that user.
     return "--user=" + System.getProperty("user.name");
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot find a free port", e);
-    }
-  }
-
-  private static void run(Path log, String... command) {
-    try {
-      Process process =
-          new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .start();
-      if (!process.waitFor(2, TimeUnit.MINUTES)) {
-        process.destroyForcibly();
-        throw new IllegalStateException(command[0] + " did not finish within 2 minutes");
-      }
-      if (process.exitValue() != 0) {
-        throw new IllegalStateException(
-            command[0] + " failed (exit " + process.exitValue() + "):\n" + tail(log, 200));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot run " + command[0], e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while running " + command[0], e);
-    }
-  }
-
-  static String tail(Path file, int lines) {
-    try {
-      List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
-      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-    } catch (IOException e) {
-      return "(no " + file.getFileName() + ")";
-    }
-  }
-
-  static void deleteRecursively(Path path) {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(path)) {
-      files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + path, e);
-    }
   }
 
   /** The shared server, started on first use, stopped at JVM exit. */
@@ -486,7 +403,7 @@ public final class MariaDbServer implements AutoCloseable {
       if (found.isPresent()) {
         return found.get();
       }
-      install();
+      ServerProcesses.runInstallScript("install-mariadb.sh", "mariadb-server");
       return find()
           .orElseThrow(
               () ->
@@ -524,32 +441,6 @@ public final class MariaDbServer implements AutoCloseable {
         }
       }
       return Optional.empty();
-    }
-
-    /** Runs the project's install script, shipped in this jar so it works outside a checkout. */
-    private static void install() {
-      try (InputStream script = MariaDbServer.class.getResourceAsStream("install-mariadb.sh")) {
-        if (script == null) {
-          throw new IllegalStateException("install-mariadb.sh is missing from floe-testing's jar");
-        }
-        Path copy = Files.createTempFile("floe-install-mariadb-", ".sh");
-        try {
-          Files.write(copy, script.readAllBytes());
-          Process process = new ProcessBuilder("bash", copy.toString()).inheritIO().start();
-          if (!process.waitFor(15, TimeUnit.MINUTES) || process.exitValue() != 0) {
-            throw new IllegalStateException(
-                "installing MariaDB failed; install mariadb-server with apt-get (as root) and"
-                    + " retry");
-          }
-        } finally {
-          Files.deleteIfExists(copy);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot run install-mariadb.sh", e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while installing MariaDB", e);
-      }
     }
   }
 }

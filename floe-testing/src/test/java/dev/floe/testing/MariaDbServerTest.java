@@ -71,7 +71,8 @@ class MariaDbServerTest {
                 "-cp",
                 System.getProperty("java.class.path"),
                 StartServerAndDie.class.getName())
-            .redirectErrorStream(true)
+            // Not merged: an install's progress, on stderr, would come before "started".
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
             .start();
     String line;
     try (BufferedReader output =
