@@ -1,0 +1,80 @@
+package dev.floe.core.config;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.floe.core.Secret;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The {@code keeper:} section of floe.yaml: the keeper service ({@code floe serve}) that watches
+ * and maintains the tables of the top-level catalog and of {@link #catalogs()}.
+ *
+ * @param listen where its HTTP API listens
+ * @param apiToken the bearer token its API requires; the service refuses a non-loopback {@link
+ *     #listen()} without one
+ * @param refreshInterval how often it reads the catalogs for new, changed and dropped tables
+ * @param quarantineAfterFailures failed runs in a row after which a table is quarantined (left
+ *     alone by maintenance)
+ * @param taskTimeout how long one maintenance task may run
+ * @param historyRetention how long runs and events are kept
+ * @param include regular expressions over {@code NAMESPACE.TABLE} of the top-level catalog's tables
+ *     to maintain; empty = all
+ * @param exclude regular expressions over {@code NAMESPACE.TABLE} of its tables to leave alone
+ * @param store where the keeper keeps its state
+ * @param optimizer how much of the machine optimizing uses
+ * @param maintenance how often each kind of maintenance is planned
+ * @param catalogs more catalogs to maintain, beside the top-level one
+ */
+public record KeeperSettings(
+    ListenAddress listen,
+    Optional<Secret> apiToken,
+    Duration refreshInterval,
+    int quarantineAfterFailures,
+    Duration taskTimeout,
+    Duration historyRetention,
+    List<String> include,
+    List<String> exclude,
+    StoreSettings store,
+    OptimizerSettings optimizer,
+    MaintenanceIntervals maintenance,
+    List<KeeperCatalog> catalogs) {
+
+  public static final ListenAddress DEFAULT_LISTEN = new ListenAddress("127.0.0.1", 8420);
+  public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(30);
+  public static final int DEFAULT_QUARANTINE_AFTER_FAILURES = 5;
+  public static final Duration DEFAULT_TASK_TIMEOUT = Duration.ofMinutes(30);
+  public static final Duration DEFAULT_HISTORY_RETENTION = Duration.ofDays(30);
+
+  public KeeperSettings {
+    requireNonNull(listen, "listen is null");
+    requireNonNull(apiToken, "apiToken is null");
+    requireNonNull(refreshInterval, "refreshInterval is null");
+    requireNonNull(taskTimeout, "taskTimeout is null");
+    requireNonNull(historyRetention, "historyRetention is null");
+    include = List.copyOf(requireNonNull(include, "include is null"));
+    exclude = List.copyOf(requireNonNull(exclude, "exclude is null"));
+    requireNonNull(store, "store is null");
+    requireNonNull(optimizer, "optimizer is null");
+    requireNonNull(maintenance, "maintenance is null");
+    catalogs = List.copyOf(requireNonNull(catalogs, "catalogs is null"));
+  }
+
+  /** Loopback only, no token, SQLite in the data directory, the top-level catalog only. */
+  public static KeeperSettings defaults() {
+    return new KeeperSettings(
+        DEFAULT_LISTEN,
+        Optional.empty(),
+        DEFAULT_REFRESH_INTERVAL,
+        DEFAULT_QUARANTINE_AFTER_FAILURES,
+        DEFAULT_TASK_TIMEOUT,
+        DEFAULT_HISTORY_RETENTION,
+        List.of(),
+        List.of(),
+        StoreSettings.defaults(),
+        OptimizerSettings.defaults(),
+        MaintenanceIntervals.defaults(),
+        List.of());
+  }
+}
