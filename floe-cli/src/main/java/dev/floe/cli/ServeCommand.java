@@ -3,6 +3,7 @@ package dev.floe.cli;
 import dev.floe.core.config.FloeSettings;
 import dev.floe.core.config.KeeperSettings;
 import dev.floe.core.config.ListenAddress;
+import dev.floe.core.error.FloeException;
 import dev.floe.server.KeeperService;
 import dev.floe.server.http.KeeperHttpServer;
 import dev.floe.server.maintenance.IcebergMaintenanceJobs;
@@ -40,9 +41,19 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     PrintWriter out = floe.spec.commandLine().getOut();
     FloeSettings settings = floe.settings();
-    KeeperSettings keeper = KeeperSettings.defaults();
+    KeeperSettings keeper = settings.keeper();
     if (listen != null) {
-      keeper = withListen(keeper, ListenAddresses.parse("--listen", listen));
+      keeper =
+          withListen(
+              keeper,
+              ListenAddress.parse(listen)
+                  .orElseThrow(
+                      () ->
+                          FloeException.badInput(
+                              "--listen must be HOST:PORT with a port from 1 to 65535, e.g."
+                                  + " 127.0.0.1:8420 or [::1]:8420; got '"
+                                  + listen
+                                  + "'.")));
     }
     KeeperService service =
         KeeperService.create(
@@ -78,7 +89,9 @@ final class ServeCommand implements Callable<Integer> {
         "Keeper serving "
             + String.join(", ", service.catalogNames())
             + " on http://"
-            + keeper.listen().host()
+            + (keeper.listen().host().contains(":")
+                ? "[" + keeper.listen().host() + "]"
+                : keeper.listen().host())
             + ":"
             + http.port()
             + "/api/v1 (metrics at /metrics); store "

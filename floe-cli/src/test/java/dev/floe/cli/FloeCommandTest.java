@@ -114,6 +114,94 @@ class FloeCommandTest {
   }
 
   @Test
+  void configShowsTheKeeperDefaults() {
+    CliRun run = CliRun.run(directory, "--data-dir", "lake", "config");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out())
+        .contains(
+            "keeper:\n"
+                + "  listen: 127.0.0.1:8420\n"
+                + "  refresh-interval-seconds: 30\n"
+                + "  quarantine-after-failures: 5\n"
+                + "  task-timeout: 30m\n"
+                + "  history-retention: 30d\n"
+                + "  store:\n"
+                + "    url: jdbc:sqlite:"
+                + directory.resolve("lake/keeper.db")
+                + "\n"
+                + "  optimizer:\n"
+                + "    threads: "
+                + Math.max(1, Runtime.getRuntime().availableProcessors() / 2)
+                + "\n"
+                + "    table-share: 0.5\n"
+                + "    lease-timeout: 30s\n"
+                + "  maintenance:\n"
+                + "    expire-interval: 1h\n"
+                + "    metadata-interval: 1h\n"
+                + "    orphan-interval: 1d\n");
+  }
+
+  @Test
+  void configShowsTheKeeperSectionWithItsSecretsMasked() throws Exception {
+    Files.writeString(
+        directory.resolve("floe.yaml"),
+        """
+        keeper:
+          listen: '[::1]:9000'
+          api-token: ${env:FLOE_KEEPER_TOKEN}
+          include: ['ods\\..*', "it's"]
+          store:
+            url: jdbc:postgresql://db:5432/keeper?password=${env:URL_PW}
+            user: keeper
+            password: ${env:STORE_PW}
+          catalogs:
+            - name: prod
+              type: rest
+              uri: http://rest:8181
+              properties:
+                token: ${env:REST_TOKEN}
+                scope: catalog
+              exclude: 'tmp\\..*'
+        """);
+
+    CliRun run =
+        CliRun.run(
+            directory,
+            Map.of(
+                "FLOE_KEEPER_TOKEN", "token-secret",
+                "URL_PW", "url-secret",
+                "STORE_PW", "store-secret",
+                "REST_TOKEN", "rest-secret"),
+            "--config",
+            "floe.yaml",
+            "config");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out())
+        .contains("  listen: [::1]:9000\n  api-token: ******\n")
+        .contains("  include: ['ods\\..*', 'it''s']\n")
+        .contains(
+            "  store:\n"
+                + "    url: jdbc:postgresql://db:5432/keeper?password=******\n"
+                + "    user: keeper\n"
+                + "    password: ******\n")
+        .contains(
+            "  catalogs:\n"
+                + "    - type: rest\n"
+                + "      name: prod\n"
+                + "      uri: http://rest:8181\n"
+                + "      properties:\n")
+        .contains("        token: ******\n")
+        .contains("        scope: catalog\n")
+        .contains("      exclude: ['tmp\\..*']\n")
+        .doesNotContain("token-secret")
+        .doesNotContain("url-secret")
+        .doesNotContain("store-secret")
+        .doesNotContain("rest-secret");
+  }
+
+  @Test
   void badConfigIsOneParagraphWithFileAndLineAndNoStackTrace() throws Exception {
     Files.writeString(directory.resolve("floe.yaml"), "catalog:\n  typo: x\n");
 

@@ -32,7 +32,17 @@ public record ConfigKey(
     CHOICE("one of"),
     PATH("path"),
     MAP("map of string to string"),
-    LIST("list of strings");
+    LIST("list of strings"),
+    /** Regular expressions, each checked when the file is read. */
+    PATTERNS("list of regular expressions"),
+    /** A duration above zero as {@code DurationText} reads it: 30s, 15m, 12h, 3d. */
+    DURATION("duration"),
+    /** A decimal above 0 and at most 1: a share of something. */
+    FRACTION("decimal"),
+    /** {@code HOST:PORT}, an IPv6 host in brackets. */
+    ADDRESS("HOST:PORT"),
+    /** A list of sections shaped like the {@code catalog} section, each with include/exclude. */
+    CATALOGS("list of catalog sections");
 
     private final String description;
 
@@ -59,6 +69,11 @@ public record ConfigKey(
     return dot < 0 ? "" : path.substring(0, dot);
   }
 
+  /** This key's type, default and description at another path (an item of a list of sections). */
+  public ConfigKey at(String otherPath) {
+    return new ConfigKey(otherPath, kind, defaultValue, description, allowed, minimum, secret);
+  }
+
   /** The last part of the path. */
   public String name() {
     return path.substring(path.lastIndexOf('.') + 1);
@@ -69,6 +84,8 @@ public record ConfigKey(
     return switch (kind) {
       case CHOICE -> "one of " + String.join(", ", allowed);
       case INTEGER -> "integer >= " + minimum;
+      case DURATION -> "duration (e.g. 30s, 15m, 12h, 3d)";
+      case FRACTION -> "decimal in (0, 1]";
       default -> kind.description();
     };
   }

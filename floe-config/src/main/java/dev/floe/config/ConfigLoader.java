@@ -7,8 +7,15 @@ import dev.floe.core.Secret;
 import dev.floe.core.config.CatalogSettings;
 import dev.floe.core.config.CatalogType;
 import dev.floe.core.config.FloeSettings;
+import dev.floe.core.config.KeeperCatalog;
+import dev.floe.core.config.KeeperSettings;
+import dev.floe.core.config.ListenAddress;
+import dev.floe.core.config.MaintenanceIntervals;
+import dev.floe.core.config.OptimizerSettings;
+import dev.floe.core.config.StoreSettings;
 import dev.floe.core.config.SyncSettings;
 import dev.floe.core.error.FloeException;
+import dev.floe.core.maintenance.DurationText;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +23,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +34,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -47,6 +57,7 @@ public final class ConfigLoader {
 
   private static final Pattern ENVIRONMENT_REFERENCE =
       Pattern.compile("\\$\\{env:([A-Za-z_][A-Za-z0-9_]*)\\}");
+  private static final Pattern DECIMAL = Pattern.compile("\\d+(\\.\\d*)?|\\.\\d+");
 
   private final Map<String, String> environment;
 
@@ -59,6 +70,15 @@ public final class ConfigLoader {
 
   /** A value as found in the file, with its line. */
   record Located(Object value, int line) {}
+
+  /**
+   * One item of a {@link Kind#CATALOGS} list as found in the file.
+   *
+   * @param path how messages name it, e.g. {@code keeper.catalogs[0]}
+   * @param line where it starts
+   * @param values its values by key name ({@code type}, not {@code keeper.catalogs[0].type})
+   */
+  record CatalogItem(String path, int line, Map<String, Located> values) {}
 
   /**
    * Loads and validates a config file.
@@ -118,12 +138,10 @@ public final class ConfigLoader {
     for (NodeTuple tuple : mapping.getValue()) {
       Node keyNode = tuple.getKeyNode();
       Node valueNode = tuple.getValueNode();
-      String name =
-          keyNode instanceof ScalarNode scalar ? scalar.getValue() : String.valueOf(keyNode);
+      String name = keyName(keyNode);
       String path = section.isEmpty() ? name : section + "." + name;
       if (!seen.add(name)) {
-        throw FloeException.badInput(
-            where(file, line(keyNode)) + "key '" + path + "' appears twice. Keep one of them.");
+        throw appearsTwice(file, keyNode, path);
       }
       Optional<ConfigKey> key = ConfigSchema.key(path);
       if (key.isPresent()) {
@@ -148,14 +166,22 @@ public final class ConfigLoader {
         }
         readSection(file, path, child, values);
       } else {
-        throw unknownKey(file, keyNode, section, path, name);
+        throw unknownKey(file, keyNode, section, path, name, ConfigSchema.namesUnder(section));
       }
     }
   }
 
+  private static String keyName(Node keyNode) {
+    return keyNode instanceof ScalarNode scalar ? scalar.getValue() : String.valueOf(keyNode);
+  }
+
+  private static FloeException appearsTwice(Path file, Node keyNode, String path) {
+    return FloeException.badInput(
+        where(file, line(keyNode)) + "key '" + path + "' appears twice. Keep one of them.");
+  }
+
   private FloeException unknownKey(
-      Path file, Node keyNode, String section, String path, String name) {
-    List<String> known = ConfigSchema.namesUnder(section);
+      Path file, Node keyNode, String section, String path, String name, List<String> known) {
     Optional<String> suggestion =
         known.stream().filter(candidate -> distance(candidate, name) <= 2).findFirst();
     StringBuilder message = new StringBuilder(where(file, line(keyNode)));
@@ -180,79 +206,168 @@ public final class ConfigLoader {
     if (isNull(node)) {
       return null;
     }
-    if (key.kind() == Kind.LIST) {
-      if (node instanceof ScalarNode single) {
-        return List.of(interpolate(file, key.path(), single));
-      }
-      if (!(node instanceof SequenceNode sequence)) {
-        throw wrongType(file, key, node);
-      }
-      List<String> items = new java.util.ArrayList<>();
-      for (Node item : sequence.getValue()) {
-        if (!(item instanceof ScalarNode scalar)) {
-          throw FloeException.badInput(
-              where(file, line(item))
-                  + key.path()
-                  + " must be a list of strings; this item is "
-                  + describe(item)
-                  + ".");
-        }
-        items.add(interpolate(file, key.path(), scalar));
-      }
-      return List.copyOf(items);
-    }
-    if (key.kind() == Kind.MAP) {
-      if (!(node instanceof MappingNode mapping)) {
-        throw wrongType(file, key, node);
-      }
-      Map<String, String> map = new LinkedHashMap<>();
-      for (NodeTuple tuple : mapping.getValue()) {
-        if (!(tuple.getKeyNode() instanceof ScalarNode name)
-            || !(tuple.getValueNode() instanceof ScalarNode value)) {
-          throw FloeException.badInput(
-              where(file, line(tuple.getKeyNode()))
-                  + key.path()
-                  + " must map names to single values (strings); this entry is "
-                  + describe(tuple.getValueNode())
-                  + ".");
-        }
-        if (map.put(name.getValue(), interpolate(file, key.path() + "." + name.getValue(), value))
-            != null) {
-          throw FloeException.badInput(
-              where(file, line(name))
-                  + "key '"
-                  + key.path()
-                  + "."
-                  + name.getValue()
-                  + "' appears twice. Keep one of them.");
-        }
-      }
-      return map;
+    switch (key.kind()) {
+      case LIST, PATTERNS:
+        return readStrings(file, key, node);
+      case MAP:
+        return readMap(file, key, node);
+      case CATALOGS:
+        return readCatalogs(file, key, node);
+      default:
+        break;
     }
     if (!(node instanceof ScalarNode scalar)) {
       throw wrongType(file, key, node);
     }
     String text = interpolate(file, key.path(), scalar);
-    switch (key.kind()) {
-      case INTEGER:
-        try {
-          long number = Long.parseLong(text.trim());
-          if (number >= key.minimum()) {
-            return number;
-          }
-        } catch (NumberFormatException notANumber) {
-          // reported below
-        }
-        throw wrongType(file, key, node);
-      case CHOICE:
-        String choice = text.trim().toLowerCase(Locale.ROOT);
-        if (key.allowed().contains(choice)) {
-          return choice;
-        }
-        throw wrongType(file, key, node);
-      default:
-        return text;
+    Optional<?> value =
+        switch (key.kind()) {
+          case INTEGER -> integer(text).filter(number -> number >= key.minimum());
+          case CHOICE ->
+              Optional.of(text.trim().toLowerCase(Locale.ROOT)).filter(key.allowed()::contains);
+          case DURATION -> DurationText.parse(text).filter(duration -> !duration.isZero());
+          case FRACTION -> fraction(text);
+          case ADDRESS -> ListenAddress.parse(text);
+          default -> Optional.of(text);
+        };
+    return value.orElseThrow(() -> wrongType(file, key, node));
+  }
+
+  private static Optional<Long> integer(String text) {
+    try {
+      return Optional.of(Long.parseLong(text.trim()));
+    } catch (NumberFormatException notANumber) {
+      return Optional.empty();
     }
+  }
+
+  /** A plain decimal above 0 and at most 1 ({@code Double.parseDouble} alone takes 1e0 and NaN). */
+  private static Optional<Double> fraction(String text) {
+    String value = text.trim();
+    if (!DECIMAL.matcher(value).matches()) {
+      return Optional.empty();
+    }
+    double number = Double.parseDouble(value);
+    return number > 0 && number <= 1 ? Optional.of(number) : Optional.empty();
+  }
+
+  /** A list of strings, or one string as a list of one; for PATTERNS each must compile. */
+  private List<String> readStrings(Path file, ConfigKey key, Node node) {
+    List<ScalarNode> scalars = new ArrayList<>();
+    if (node instanceof ScalarNode single) {
+      scalars.add(single);
+    } else if (node instanceof SequenceNode sequence) {
+      for (Node item : sequence.getValue()) {
+        if (!(item instanceof ScalarNode scalar)) {
+          throw FloeException.badInput(
+              where(file, line(item))
+                  + key.path()
+                  + " must be "
+                  + article(key)
+                  + "; this item is "
+                  + describe(item)
+                  + ".");
+        }
+        scalars.add(scalar);
+      }
+    } else {
+      throw wrongType(file, key, node);
+    }
+    List<String> items = new ArrayList<>();
+    for (ScalarNode scalar : scalars) {
+      String item = interpolate(file, key.path(), scalar);
+      if (key.kind() == Kind.PATTERNS) {
+        checkPattern(file, key, scalar, item);
+      }
+      items.add(item);
+    }
+    return List.copyOf(items);
+  }
+
+  private static void checkPattern(Path file, ConfigKey key, ScalarNode node, String pattern) {
+    try {
+      Pattern.compile(pattern);
+    } catch (PatternSyntaxException e) {
+      throw FloeException.badInput(
+          where(file, line(node))
+              + key.path()
+              + " has '"
+              + pattern
+              + "', which is not a regular expression: "
+              + e.getDescription()
+              + (e.getIndex() >= 0 ? " at index " + e.getIndex() : "")
+              + ". Fix it (Java regular expression syntax; a literal dot is \\.).");
+    }
+  }
+
+  private Map<String, String> readMap(Path file, ConfigKey key, Node node) {
+    if (!(node instanceof MappingNode mapping)) {
+      throw wrongType(file, key, node);
+    }
+    Map<String, String> map = new LinkedHashMap<>();
+    for (NodeTuple tuple : mapping.getValue()) {
+      if (!(tuple.getKeyNode() instanceof ScalarNode name)
+          || !(tuple.getValueNode() instanceof ScalarNode value)) {
+        throw FloeException.badInput(
+            where(file, line(tuple.getKeyNode()))
+                + key.path()
+                + " must map names to single values (strings); this entry is "
+                + describe(tuple.getValueNode())
+                + ".");
+      }
+      if (map.put(name.getValue(), interpolate(file, key.path() + "." + name.getValue(), value))
+          != null) {
+        throw appearsTwice(file, name, key.path() + "." + name.getValue());
+      }
+    }
+    return map;
+  }
+
+  /**
+   * The items of a list of catalog sections, each key read as the key of {@link
+   * ConfigSchema#catalogItemKeys()} it names; what the items mean together is checked in {@link
+   * #keeperCatalogs}.
+   */
+  private List<CatalogItem> readCatalogs(Path file, ConfigKey key, Node node) {
+    if (!(node instanceof SequenceNode sequence)) {
+      throw wrongType(file, key, node);
+    }
+    Map<String, ConfigKey> itemKeys = ConfigSchema.catalogItemKeys();
+    List<CatalogItem> items = new ArrayList<>();
+    for (Node itemNode : sequence.getValue()) {
+      String itemPath = key.path() + "[" + items.size() + "]";
+      if (!(itemNode instanceof MappingNode mapping)) {
+        throw FloeException.badInput(
+            where(file, line(itemNode))
+                + "'"
+                + itemPath
+                + "' must be a section with the keys "
+                + String.join(", ", itemKeys.keySet())
+                + ", not "
+                + describe(itemNode)
+                + ".");
+      }
+      Set<String> seen = new HashSet<>();
+      Map<String, Located> values = new LinkedHashMap<>();
+      for (NodeTuple tuple : mapping.getValue()) {
+        Node keyNode = tuple.getKeyNode();
+        String name = keyName(keyNode);
+        String path = itemPath + "." + name;
+        if (!seen.add(name)) {
+          throw appearsTwice(file, keyNode, path);
+        }
+        ConfigKey itemKey = itemKeys.get(name);
+        if (itemKey == null) {
+          throw unknownKey(file, keyNode, itemPath, path, name, List.copyOf(itemKeys.keySet()));
+        }
+        Object value = readValue(file, itemKey.at(path), tuple.getValueNode());
+        if (value != null) {
+          values.put(name, new Located(value, line(tuple.getValueNode())));
+        }
+      }
+      items.add(new CatalogItem(itemPath, line(itemNode), values));
+    }
+    return List.copyOf(items);
   }
 
   private String interpolate(Path file, String path, ScalarNode scalar) {
@@ -302,6 +417,13 @@ public final class ConfigLoader {
       case INTEGER -> "an " + key.typeDescription();
       case MAP -> "a map of names to values";
       case LIST -> "a list of strings";
+      case PATTERNS -> "a list of regular expressions";
+      case DURATION -> "a duration above zero such as 30s, 15m, 12h or 3d";
+      case FRACTION -> "a decimal above 0 and at most 1";
+      case ADDRESS ->
+          "HOST:PORT with a port from 1 to 65535 (e.g. 127.0.0.1:8420, or [::1]:8420"
+              + " for IPv6)";
+      case CATALOGS -> "a list of catalog sections";
       default -> "a single value (" + key.kind().description() + ")";
     };
   }
@@ -319,49 +441,7 @@ public final class ConfigLoader {
                     .orElse(Path.of(FloeSettings.DEFAULT_DATA_DIRECTORY)));
     dataDirectory = workingDirectory.resolve(dataDirectory).toAbsolutePath().normalize();
 
-    CatalogType type =
-        string(values, ConfigSchema.CATALOG_TYPE)
-            .map(name -> CatalogType.valueOf(name.toUpperCase(Locale.ROOT)))
-            .orElse(CatalogType.EMBEDDED);
-    Optional<String> uri = string(values, ConfigSchema.CATALOG_URI);
-    Optional<String> warehouse = string(values, ConfigSchema.CATALOG_WAREHOUSE);
-    int catalogLine =
-        values.getOrDefault(ConfigSchema.CATALOG_TYPE.path(), new Located("", 0)).line();
-    if (uri.isEmpty() && (type == CatalogType.JDBC || type == CatalogType.REST)) {
-      throw FloeException.badInput(
-          where(file, catalogLine)
-              + "catalog.uri is required when catalog.type is "
-              + type.configName()
-              + ". Add it under catalog, e.g. uri: "
-              + exampleUri(type)
-              + ".");
-    }
-    if (warehouse.isEmpty() && (type == CatalogType.JDBC || type == CatalogType.HADOOP)) {
-      throw FloeException.badInput(
-          where(file, catalogLine)
-              + "catalog.warehouse is required when catalog.type is "
-              + type.configName()
-              + ". Add it under catalog, e.g. warehouse: s3://bucket/warehouse or"
-              + " hdfs://namenode:8020/warehouse.");
-    }
-    if (type == CatalogType.EMBEDDED && uri.isPresent()) {
-      throw FloeException.badInput(
-          where(file, values.get(ConfigSchema.CATALOG_URI.path()).line())
-              + "catalog.uri is not used by the embedded catalog (it lives in <data-dir>/catalog.db)."
-              + " Remove it, or set catalog.type to jdbc or rest.");
-    }
-    @SuppressWarnings("unchecked")
-    Map<String, String> properties =
-        Optional.ofNullable(values.get(ConfigSchema.CATALOG_PROPERTIES.path()))
-            .map(located -> (Map<String, String>) located.value())
-            .orElse(Map.of());
-    CatalogSettings catalog =
-        new CatalogSettings(
-            type,
-            string(values, ConfigSchema.CATALOG_NAME).orElse("floe"),
-            uri,
-            warehouse,
-            properties);
+    CatalogSettings catalog = catalog(file, "catalog", under(values, "catalog"), 0);
     long retentionHours =
         Optional.ofNullable(values.get(ConfigSchema.DOCTOR_MIN_BINLOG_RETENTION_HOURS.path()))
             .map(located -> (Long) located.value())
@@ -393,7 +473,208 @@ public final class ConfigLoader {
         string(values, ConfigSchema.SOURCE_URL),
         string(values, ConfigSchema.SOURCE_PASSWORD).map(Secret::of),
         Duration.ofHours(retentionHours),
-        sync);
+        sync,
+        keeper(file, values, catalog));
+  }
+
+  /**
+   * A catalog section: the top-level {@code catalog} or an item of {@code keeper.catalogs}.
+   *
+   * @param section how messages name it
+   * @param values its values by key name ({@code type}, {@code uri}, ...)
+   * @param sectionLine the line messages name when the section has no {@code type}
+   */
+  private static CatalogSettings catalog(
+      Path file, String section, Map<String, Located> values, int sectionLine) {
+    CatalogType type =
+        value(values, ConfigSchema.CATALOG_TYPE.name(), String.class)
+            .map(name -> CatalogType.valueOf(name.toUpperCase(Locale.ROOT)))
+            .orElse(CatalogType.EMBEDDED);
+    Optional<String> uri = value(values, ConfigSchema.CATALOG_URI.name(), String.class);
+    Optional<String> warehouse = value(values, ConfigSchema.CATALOG_WAREHOUSE.name(), String.class);
+    int typeLine =
+        Optional.ofNullable(values.get(ConfigSchema.CATALOG_TYPE.name()))
+            .map(Located::line)
+            .orElse(sectionLine);
+    if (uri.isEmpty() && (type == CatalogType.JDBC || type == CatalogType.REST)) {
+      throw FloeException.badInput(
+          where(file, typeLine)
+              + section
+              + ".uri is required when "
+              + section
+              + ".type is "
+              + type.configName()
+              + ". Add it under "
+              + section
+              + ", e.g. uri: "
+              + exampleUri(type)
+              + ".");
+    }
+    if (warehouse.isEmpty() && (type == CatalogType.JDBC || type == CatalogType.HADOOP)) {
+      throw FloeException.badInput(
+          where(file, typeLine)
+              + section
+              + ".warehouse is required when "
+              + section
+              + ".type is "
+              + type.configName()
+              + ". Add it under "
+              + section
+              + ", e.g. warehouse: s3://bucket/warehouse or hdfs://namenode:8020/warehouse.");
+    }
+    if (type == CatalogType.EMBEDDED && uri.isPresent()) {
+      throw FloeException.badInput(
+          where(file, values.get(ConfigSchema.CATALOG_URI.name()).line())
+              + section
+              + ".uri is not used by the embedded catalog (it lives in <data-dir>/catalog.db)."
+              + " Remove it, or set "
+              + section
+              + ".type to jdbc or rest.");
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, String> properties =
+        value(values, ConfigSchema.CATALOG_PROPERTIES.name(), Map.class)
+            .map(map -> (Map<String, String>) map)
+            .orElse(Map.of());
+    return new CatalogSettings(
+        type,
+        value(values, ConfigSchema.CATALOG_NAME.name(), String.class).orElse("floe"),
+        uri,
+        warehouse,
+        properties);
+  }
+
+  private static KeeperSettings keeper(
+      Path file, Map<String, Located> values, CatalogSettings topCatalog) {
+    Optional<Located> storeUrl =
+        Optional.ofNullable(values.get(ConfigSchema.KEEPER_STORE_URL.path()));
+    storeUrl.ifPresent(url -> checkStoreUrl(file, url));
+    StoreSettings store =
+        new StoreSettings(
+            string(values, ConfigSchema.KEEPER_STORE_URL),
+            string(values, ConfigSchema.KEEPER_STORE_USER),
+            string(values, ConfigSchema.KEEPER_STORE_PASSWORD).map(Secret::of));
+    OptimizerSettings optimizer =
+        new OptimizerSettings(
+            number(values, ConfigSchema.KEEPER_OPTIMIZER_THREADS)
+                .map(Long::intValue)
+                .orElseGet(OptimizerSettings::defaultThreads),
+            value(values, ConfigSchema.KEEPER_OPTIMIZER_TABLE_SHARE.path(), Double.class)
+                .orElse(OptimizerSettings.DEFAULT_TABLE_SHARE),
+            duration(values, ConfigSchema.KEEPER_OPTIMIZER_LEASE_TIMEOUT)
+                .orElse(OptimizerSettings.DEFAULT_LEASE_TIMEOUT));
+    MaintenanceIntervals maintenance =
+        new MaintenanceIntervals(
+            duration(values, ConfigSchema.KEEPER_MAINTENANCE_EXPIRE_INTERVAL)
+                .orElse(MaintenanceIntervals.DEFAULT_EXPIRE),
+            duration(values, ConfigSchema.KEEPER_MAINTENANCE_METADATA_INTERVAL)
+                .orElse(MaintenanceIntervals.DEFAULT_METADATA),
+            duration(values, ConfigSchema.KEEPER_MAINTENANCE_ORPHAN_INTERVAL)
+                .orElse(MaintenanceIntervals.DEFAULT_ORPHANS));
+    @SuppressWarnings("unchecked")
+    List<CatalogItem> items =
+        value(values, ConfigSchema.KEEPER_CATALOGS.path(), List.class)
+            .map(list -> (List<CatalogItem>) list)
+            .orElse(List.of());
+    return new KeeperSettings(
+        value(values, ConfigSchema.KEEPER_LISTEN.path(), ListenAddress.class)
+            .orElse(KeeperSettings.DEFAULT_LISTEN),
+        string(values, ConfigSchema.KEEPER_API_TOKEN).map(Secret::of),
+        Duration.ofSeconds(
+            number(values, ConfigSchema.KEEPER_REFRESH_INTERVAL_SECONDS)
+                .orElse(KeeperSettings.DEFAULT_REFRESH_INTERVAL.toSeconds())),
+        number(values, ConfigSchema.KEEPER_QUARANTINE_AFTER_FAILURES)
+            .map(Long::intValue)
+            .orElse(KeeperSettings.DEFAULT_QUARANTINE_AFTER_FAILURES),
+        duration(values, ConfigSchema.KEEPER_TASK_TIMEOUT)
+            .orElse(KeeperSettings.DEFAULT_TASK_TIMEOUT),
+        duration(values, ConfigSchema.KEEPER_HISTORY_RETENTION)
+            .orElse(KeeperSettings.DEFAULT_HISTORY_RETENTION),
+        list(values, ConfigSchema.KEEPER_INCLUDE.path()),
+        list(values, ConfigSchema.KEEPER_EXCLUDE.path()),
+        store,
+        optimizer,
+        maintenance,
+        keeperCatalogs(file, items, topCatalog));
+  }
+
+  private static void checkStoreUrl(Path file, Located url) {
+    String text = (String) url.value();
+    if (StoreSettings.URL_PREFIXES.stream().noneMatch(text::startsWith)) {
+      throw FloeException.badInput(
+          where(file, url.line())
+              + ConfigSchema.KEEPER_STORE_URL.path()
+              + " must be a jdbc:sqlite: or jdbc:postgresql: URL, got '"
+              + StoreSettings.maskPassword(text)
+              + "'. Write e.g. jdbc:postgresql://host:5432/floe, or leave it out to keep the"
+              + " keeper's state in <data-dir>/"
+              + StoreSettings.DEFAULT_FILE_NAME
+              + ".");
+    }
+  }
+
+  /**
+   * The items of {@code keeper.catalogs}, each validated as the top-level catalog is, with a name
+   * and a type of its own: no embedded catalog, no name twice (ignoring case, as SQL engines do).
+   */
+  private static List<KeeperCatalog> keeperCatalogs(
+      Path file, List<CatalogItem> items, CatalogSettings topCatalog) {
+    Map<String, String> itemByName = new HashMap<>();
+    List<KeeperCatalog> catalogs = new ArrayList<>();
+    for (CatalogItem item : items) {
+      Map<String, Located> values = item.values();
+      Optional<Located> name =
+          Optional.ofNullable(values.get(ConfigSchema.CATALOG_NAME.name()))
+              .filter(located -> !((String) located.value()).isBlank());
+      if (name.isEmpty()) {
+        throw FloeException.badInput(
+            where(file, item.line())
+                + item.path()
+                + ".name is required: each catalog the keeper maintains needs a name of its own."
+                + " Add it, e.g. name: prod.");
+      }
+      Located type = values.get(ConfigSchema.CATALOG_TYPE.name());
+      if (type == null) {
+        throw FloeException.badInput(
+            where(file, item.line())
+                + item.path()
+                + ".type is required. Add it: jdbc, rest or hadoop.");
+      }
+      if (type.value().equals(CatalogType.EMBEDDED.configName())) {
+        throw FloeException.badInput(
+            where(file, type.line())
+                + item.path()
+                + ".type cannot be embedded: the embedded catalog can only be the top-level"
+                + " catalog section. Use jdbc, rest or hadoop.");
+      }
+      String catalogName = (String) name.get().value();
+      if (catalogName.equalsIgnoreCase(topCatalog.name())) {
+        throw FloeException.badInput(
+            where(file, name.get().line())
+                + item.path()
+                + ".name '"
+                + catalogName
+                + "' is the name of the top-level catalog (catalog.name). Give each catalog a"
+                + " name of its own.");
+      }
+      String earlier = itemByName.putIfAbsent(catalogName.toLowerCase(Locale.ROOT), item.path());
+      if (earlier != null) {
+        throw FloeException.badInput(
+            where(file, name.get().line())
+                + item.path()
+                + ".name '"
+                + catalogName
+                + "' is the name of "
+                + earlier
+                + " too. Give each catalog a name of its own.");
+      }
+      catalogs.add(
+          new KeeperCatalog(
+              catalog(file, item.path(), values, item.line()),
+              list(values, ConfigSchema.KEEPER_INCLUDE.name()),
+              list(values, ConfigSchema.KEEPER_EXCLUDE.name())));
+    }
+    return List.copyOf(catalogs);
   }
 
   private static String exampleUri(CatalogType type) {
@@ -404,19 +685,42 @@ public final class ConfigLoader {
     };
   }
 
-  @SuppressWarnings("unchecked")
+  /** The values under a section, by the rest of their path ({@code type} for catalog.type). */
+  private static Map<String, Located> under(Map<String, Located> values, String section) {
+    Map<String, Located> result = new LinkedHashMap<>();
+    String prefix = section + ".";
+    values.forEach(
+        (path, located) -> {
+          if (path.startsWith(prefix)) {
+            result.put(path.substring(prefix.length()), located);
+          }
+        });
+    return result;
+  }
+
+  private static <T> Optional<T> value(Map<String, Located> values, String path, Class<T> type) {
+    return Optional.ofNullable(values.get(path)).map(located -> type.cast(located.value()));
+  }
+
   private static List<String> list(Map<String, Located> values, ConfigKey key) {
-    return Optional.ofNullable(values.get(key.path()))
-        .map(located -> (List<String>) located.value())
-        .orElse(List.of());
+    return list(values, key.path());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<String> list(Map<String, Located> values, String path) {
+    return value(values, path, List.class).map(list -> (List<String>) list).orElse(List.of());
   }
 
   private static Optional<Long> number(Map<String, Located> values, ConfigKey key) {
-    return Optional.ofNullable(values.get(key.path())).map(located -> (Long) located.value());
+    return value(values, key.path(), Long.class);
   }
 
   private static Optional<String> string(Map<String, Located> values, ConfigKey key) {
-    return Optional.ofNullable(values.get(key.path())).map(located -> (String) located.value());
+    return value(values, key.path(), String.class);
+  }
+
+  private static Optional<Duration> duration(Map<String, Located> values, ConfigKey key) {
+    return value(values, key.path(), Duration.class);
   }
 
   private static String where(Path file, int line) {

@@ -15,7 +15,8 @@ public final class ConfigReference {
         .append(" its default: an embedded catalog and warehouse under `./floe-data`. An unknown")
         .append(" key, a wrong type or a missing required value stops Floe with a message naming")
         .append(" the file, the line and the key. Any string value may use `${env:NAME}` to read")
-        .append(" an environment variable; secrets are never printed.\n\n")
+        .append(" an environment variable (quoted, '${env:NAME}', inside a `{ ... }` mapping);")
+        .append(" secrets are never printed.\n\n")
         .append("| key | type | default | description |\n")
         .append("|---|---|---|---|\n");
     for (ConfigKey key : ConfigSchema.KEYS) {
@@ -44,6 +45,20 @@ public final class ConfigReference {
         .append("  password: ${env:SHOP_DB_PASSWORD}\n")
         .append("doctor:\n")
         .append("  min-binlog-retention-hours: 72\n")
+        .append("keeper:\n")
+        .append("  listen: 0.0.0.0:8420\n")
+        .append("  api-token: ${env:FLOE_KEEPER_TOKEN}\n")
+        .append("  store:\n")
+        .append("    url: jdbc:postgresql://keeper-db:5432/keeper\n")
+        .append("    user: keeper\n")
+        .append("    password: ${env:KEEPER_DB_PASSWORD}\n")
+        .append("  optimizer: { threads: 4 }\n")
+        .append("  catalogs:\n")
+        .append("    - name: prod\n")
+        .append("      type: rest\n")
+        .append("      uri: http://rest-catalog:8181\n")
+        .append("      include: ['ods\\..*']\n")
+        .append("      exclude: ['tmp\\..*']\n")
         .append("```\n");
     return text.toString();
   }

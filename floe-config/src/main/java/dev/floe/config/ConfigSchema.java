@@ -2,9 +2,18 @@ package dev.floe.config;
 
 import dev.floe.config.ConfigKey.Kind;
 import dev.floe.core.config.CatalogType;
+import dev.floe.core.config.KeeperSettings;
+import dev.floe.core.config.MaintenanceIntervals;
+import dev.floe.core.config.OptimizerSettings;
+import dev.floe.core.config.StoreSettings;
+import dev.floe.core.maintenance.DurationText;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -173,6 +182,131 @@ public final class ConfigSchema {
               + " process. The cluster must reach the catalog, the warehouse, the sync's state"
               + " directory (same path) and MySQL. --flink replaces it.");
 
+  public static final ConfigKey KEEPER_LISTEN =
+      key(
+          "keeper.listen",
+          Kind.ADDRESS,
+          KeeperSettings.DEFAULT_LISTEN.toString(),
+          "floe serve: where the keeper's HTTP API listens, HOST:PORT ([::1]:8420 for IPv6)."
+              + " floe serve refuses an address other than loopback (127.0.0.0/8, ::1,"
+              + " localhost) without keeper.api-token.");
+  public static final ConfigKey KEEPER_API_TOKEN =
+      new ConfigKey(
+          "keeper.api-token",
+          Kind.STRING,
+          Optional.empty(),
+          "floe serve: the bearer token every request to the keeper's API must carry, best"
+              + " written as ${env:NAME} so it stays out of the file. Never printed.",
+          List.of(),
+          0,
+          true);
+  public static final ConfigKey KEEPER_REFRESH_INTERVAL_SECONDS =
+      integer(
+          "keeper.refresh-interval-seconds",
+          KeeperSettings.DEFAULT_REFRESH_INTERVAL.toSeconds(),
+          1,
+          "floe serve: seconds between the keeper's reads of the catalogs for new, changed and"
+              + " dropped tables.");
+  public static final ConfigKey KEEPER_QUARANTINE_AFTER_FAILURES =
+      integer(
+          "keeper.quarantine-after-failures",
+          KeeperSettings.DEFAULT_QUARANTINE_AFTER_FAILURES,
+          1,
+          "floe serve: failed maintenance runs of a table in a row after which the keeper"
+              + " quarantines the table (leaves it alone).");
+  public static final ConfigKey KEEPER_TASK_TIMEOUT =
+      duration(
+          "keeper.task-timeout",
+          KeeperSettings.DEFAULT_TASK_TIMEOUT,
+          "floe serve: the longest one maintenance task may run.");
+  public static final ConfigKey KEEPER_HISTORY_RETENTION =
+      duration(
+          "keeper.history-retention",
+          KeeperSettings.DEFAULT_HISTORY_RETENTION,
+          "floe serve: how long the keeper keeps its record of runs and events.");
+  public static final ConfigKey KEEPER_INCLUDE =
+      key(
+          "keeper.include",
+          Kind.PATTERNS,
+          "all tables",
+          "floe serve: regular expressions over NAMESPACE.TABLE of the top-level catalog's"
+              + " tables the keeper maintains (a list, or one string).");
+  public static final ConfigKey KEEPER_EXCLUDE =
+      key(
+          "keeper.exclude",
+          Kind.PATTERNS,
+          "none",
+          "floe serve: regular expressions over NAMESPACE.TABLE of the top-level catalog's"
+              + " tables the keeper leaves alone (a list, or one string).");
+  public static final ConfigKey KEEPER_STORE_URL =
+      key(
+          "keeper.store.url",
+          Kind.STRING,
+          "jdbc:sqlite:<data-dir>/" + StoreSettings.DEFAULT_FILE_NAME,
+          "floe serve: the database where the keeper keeps its state (tables, runs, events): a"
+              + " jdbc:sqlite: or jdbc:postgresql: URL. A password in it is never printed.");
+  public static final ConfigKey KEEPER_STORE_USER =
+      key("keeper.store.user", Kind.STRING, null, "floe serve: the store database's user.");
+  public static final ConfigKey KEEPER_STORE_PASSWORD =
+      new ConfigKey(
+          "keeper.store.password",
+          Kind.STRING,
+          Optional.empty(),
+          "floe serve: the store database's password, best written as ${env:NAME}. Never"
+              + " printed.",
+          List.of(),
+          0,
+          true);
+  public static final ConfigKey KEEPER_OPTIMIZER_THREADS =
+      new ConfigKey(
+          "keeper.optimizer.threads",
+          Kind.INTEGER,
+          Optional.of("half the machine's cores, at least 1"),
+          "floe serve: optimize (file rewrite) tasks the keeper runs at once.",
+          List.of(),
+          1,
+          false);
+  public static final ConfigKey KEEPER_OPTIMIZER_TABLE_SHARE =
+      key(
+          "keeper.optimizer.table-share",
+          Kind.FRACTION,
+          Double.toString(OptimizerSettings.DEFAULT_TABLE_SHARE),
+          "floe serve: the largest share of keeper.optimizer.threads that one table's tasks may"
+              + " hold at once.");
+  public static final ConfigKey KEEPER_OPTIMIZER_LEASE_TIMEOUT =
+      duration(
+          "keeper.optimizer.lease-timeout",
+          OptimizerSettings.DEFAULT_LEASE_TIMEOUT,
+          "floe serve: how long an optimize task's lease lasts without being renewed; after"
+              + " that another optimizer may take the task over.");
+  public static final ConfigKey KEEPER_MAINTENANCE_EXPIRE_INTERVAL =
+      duration(
+          "keeper.maintenance.expire-interval",
+          MaintenanceIntervals.DEFAULT_EXPIRE,
+          "floe serve: how often the keeper expires each table's old snapshots.");
+  public static final ConfigKey KEEPER_MAINTENANCE_METADATA_INTERVAL =
+      duration(
+          "keeper.maintenance.metadata-interval",
+          MaintenanceIntervals.DEFAULT_METADATA,
+          "floe serve: how often the keeper runs each table's metadata maintenance.");
+  public static final ConfigKey KEEPER_MAINTENANCE_ORPHAN_INTERVAL =
+      duration(
+          "keeper.maintenance.orphan-interval",
+          MaintenanceIntervals.DEFAULT_ORPHANS,
+          "floe serve: how often the keeper removes each table's orphan files.");
+  public static final ConfigKey KEEPER_CATALOGS =
+      key(
+          "keeper.catalogs",
+          Kind.CATALOGS,
+          "none",
+          "floe serve: more catalogs the keeper maintains beside the top-level one. Each item has"
+              + " the keys of the catalog section (name, type, uri, warehouse, properties),"
+              + " validated the same way, plus include and exclude as in keeper.include and"
+              + " keeper.exclude; name and type are required, type embedded is not allowed (the"
+              + " embedded catalog is the top-level one), and each name must differ from the"
+              + " others and from catalog.name (ignoring case). E.g. - { name: prod, type: rest,"
+              + " uri: http://host:8181, include: ['ods\\..*'] }.");
+
   public static final List<ConfigKey> KEYS =
       List.of(
           DATA_DIR,
@@ -194,7 +328,25 @@ public final class ConfigSchema {
           SYNC_SNAPSHOT_ROWS_PER_SECOND,
           SYNC_PARTITIONS,
           SYNC_ROUTES,
-          SYNC_FLINK);
+          SYNC_FLINK,
+          KEEPER_LISTEN,
+          KEEPER_API_TOKEN,
+          KEEPER_REFRESH_INTERVAL_SECONDS,
+          KEEPER_QUARANTINE_AFTER_FAILURES,
+          KEEPER_TASK_TIMEOUT,
+          KEEPER_HISTORY_RETENTION,
+          KEEPER_INCLUDE,
+          KEEPER_EXCLUDE,
+          KEEPER_STORE_URL,
+          KEEPER_STORE_USER,
+          KEEPER_STORE_PASSWORD,
+          KEEPER_OPTIMIZER_THREADS,
+          KEEPER_OPTIMIZER_TABLE_SHARE,
+          KEEPER_OPTIMIZER_LEASE_TIMEOUT,
+          KEEPER_MAINTENANCE_EXPIRE_INTERVAL,
+          KEEPER_MAINTENANCE_METADATA_INTERVAL,
+          KEEPER_MAINTENANCE_ORPHAN_INTERVAL,
+          KEEPER_CATALOGS);
 
   private ConfigSchema() {}
 
@@ -226,6 +378,24 @@ public final class ConfigSchema {
       }
     }
     return List.copyOf(names);
+  }
+
+  /**
+   * The keys of one {@code keeper.catalogs} item by name: those of the {@code catalog} section,
+   * then {@code include} and {@code exclude}, each typed as the key it copies.
+   */
+  public static Map<String, ConfigKey> catalogItemKeys() {
+    Map<String, ConfigKey> keys = new LinkedHashMap<>();
+    KEYS.stream()
+        .filter(key -> key.section().equals("catalog"))
+        .forEach(key -> keys.put(key.name(), key));
+    keys.put("include", KEEPER_INCLUDE);
+    keys.put("exclude", KEEPER_EXCLUDE);
+    return Collections.unmodifiableMap(keys);
+  }
+
+  private static ConfigKey duration(String path, Duration defaultValue, String description) {
+    return key(path, Kind.DURATION, DurationText.format(defaultValue), description);
   }
 
   private static ConfigKey integer(

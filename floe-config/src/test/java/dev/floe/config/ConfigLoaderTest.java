@@ -156,15 +156,15 @@ class ConfigLoaderTest {
 
   @Test
   void unknownTopLevelSection() throws Exception {
-    Path file = write("\n\nkeeper:\n  enabled: true\n");
+    Path file = write("\n\ndashboard:\n  enabled: true\n");
 
     assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
         .hasMessage(
             "Config file "
                 + file
-                + ", line 3: unknown key 'keeper'. The top-level keys are: data-dir, catalog,"
-                + " source, doctor, sync. Every key is listed in docs/config.md and by 'floe config"
-                + " --reference'.");
+                + ", line 3: unknown key 'dashboard'. The top-level keys are: data-dir, catalog,"
+                + " source, doctor, sync, keeper. Every key is listed in docs/config.md and by"
+                + " 'floe config --reference'.");
   }
 
   @Test

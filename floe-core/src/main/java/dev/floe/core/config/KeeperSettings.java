@@ -7,7 +7,26 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-/** The keeper service's settings ({@code keeper:} in floe.yaml), defaults applied. */
+/**
+ * The {@code keeper:} section of floe.yaml: the keeper service ({@code floe serve}) that watches
+ * and maintains the tables of the top-level catalog and of {@link #catalogs()}.
+ *
+ * @param listen where its HTTP API listens
+ * @param apiToken the bearer token its API requires; the service refuses a non-loopback {@link
+ *     #listen()} without one
+ * @param refreshInterval how often it reads the catalogs for new, changed and dropped tables
+ * @param quarantineAfterFailures failed runs in a row after which a table is quarantined (left
+ *     alone by maintenance)
+ * @param taskTimeout how long one maintenance task may run
+ * @param historyRetention how long runs and events are kept
+ * @param include regular expressions over {@code NAMESPACE.TABLE} of the top-level catalog's tables
+ *     to maintain; empty = all
+ * @param exclude regular expressions over {@code NAMESPACE.TABLE} of its tables to leave alone
+ * @param store where the keeper keeps its state
+ * @param optimizer how much of the machine optimizing uses
+ * @param maintenance how often each kind of maintenance is planned
+ * @param catalogs more catalogs to maintain, beside the top-level one
+ */
 public record KeeperSettings(
     ListenAddress listen,
     Optional<Secret> apiToken,
@@ -21,6 +40,12 @@ public record KeeperSettings(
     OptimizerSettings optimizer,
     MaintenanceIntervals maintenance,
     List<KeeperCatalog> catalogs) {
+
+  public static final ListenAddress DEFAULT_LISTEN = new ListenAddress("127.0.0.1", 8420);
+  public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(30);
+  public static final int DEFAULT_QUARANTINE_AFTER_FAILURES = 5;
+  public static final Duration DEFAULT_TASK_TIMEOUT = Duration.ofMinutes(30);
+  public static final Duration DEFAULT_HISTORY_RETENTION = Duration.ofDays(30);
 
   public KeeperSettings {
     requireNonNull(listen, "listen is null");
@@ -36,19 +61,20 @@ public record KeeperSettings(
     catalogs = List.copyOf(requireNonNull(catalogs, "catalogs is null"));
   }
 
+  /** Loopback only, no token, SQLite in the data directory, the top-level catalog only. */
   public static KeeperSettings defaults() {
     return new KeeperSettings(
-        new ListenAddress("127.0.0.1", 8420),
+        DEFAULT_LISTEN,
         Optional.empty(),
-        Duration.ofSeconds(30),
-        5,
-        Duration.ofMinutes(30),
-        Duration.ofDays(30),
+        DEFAULT_REFRESH_INTERVAL,
+        DEFAULT_QUARANTINE_AFTER_FAILURES,
+        DEFAULT_TASK_TIMEOUT,
+        DEFAULT_HISTORY_RETENTION,
         List.of(),
         List.of(),
-        new StoreSettings(Optional.empty(), Optional.empty(), Optional.empty()),
+        StoreSettings.defaults(),
         OptimizerSettings.defaults(),
-        new MaintenanceIntervals(Duration.ofHours(1), Duration.ofHours(1), Duration.ofDays(1)),
+        MaintenanceIntervals.defaults(),
         List.of());
   }
 }

@@ -79,6 +79,7 @@ public final class RunCoordinator {
     active.put(run.table(), run);
     registry.update(run.table(), record -> record.withStatus(TableStatus.RUNNING));
     List<OptimizeJob.GroupTask> tasks = run.run().tasks();
+    LOG.info("optimize run of {} started: {} file group(s)", run.table(), tasks.size());
     if (tasks.isEmpty()) {
       finish(run);
       return;
@@ -160,6 +161,7 @@ public final class RunCoordinator {
       OptimizeFailures failures = result.updateFailures(run.failuresBefore(), now);
       store.saveOptimizeFailures(run.table(), failures);
       RunRecord record = record(run, result, now);
+      LOG.info("optimize run of {} {}: {}", run.table(), record.result(), record.detail());
       store.recordRun(record);
       onRun.accept(record);
       if (result.succeeded()) {
