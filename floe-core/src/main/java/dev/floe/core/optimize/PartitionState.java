@@ -110,9 +110,18 @@ public record PartitionState(
    * deleteRatio - 0.2 x deleteFileLoad))}; see docs/optimize.md.
    */
   public int healthScore(long targetFileSize) {
-    double score =
-        100 * (1 - 0.4 * fileExcess(targetFileSize) - 0.4 * deleteRatio() - 0.2 * deleteFileLoad());
+    return score(fileExcess(targetFileSize), deleteRatio(), deleteFileLoad());
+  }
+
+  /** The health score of the three measures (see {@link #healthScore(long)}). */
+  static int score(double fileExcess, double deleteRatio, double deleteFileLoad) {
+    double score = 100 * (1 - 0.4 * fileExcess - 0.4 * deleteRatio - 0.2 * deleteFileLoad);
     return (int) Math.max(0, Math.min(100, Math.round(score)));
+  }
+
+  /** The fewest files this partition's bytes fit in at the target size; 0 without files. */
+  long idealFiles(long targetFileSize) {
+    return dataFiles() == 0 ? 0 : Math.max(1, ceilDiv(dataBytes(), targetFileSize));
   }
 
   /** These counters plus the other's, under this partition key. */

@@ -49,8 +49,21 @@ public record TableState(
     return total;
   }
 
-  /** The table's health score, from {@link #totals()}; 100 for an empty table. */
+  /**
+   * The table's health score, from {@link #totals()}, except that files never merge across
+   * partitions: the ideal file count is the sum of each partition's, so a table compacted to one
+   * file per small partition scores as well as its partitions do. 100 for an empty table.
+   */
   public int healthScore() {
-    return totals().healthScore(targetFileSize);
+    PartitionState totals = totals();
+    if (totals.dataFiles() == 0) {
+      return totals.healthScore(targetFileSize);
+    }
+    long ideal = 0;
+    for (PartitionState partition : partitions) {
+      ideal += partition.idealFiles(targetFileSize);
+    }
+    double fileExcess = Math.max(0.0, 1.0 - (double) ideal / totals.dataFiles());
+    return PartitionState.score(fileExcess, totals.deleteRatio(), totals.deleteFileLoad());
   }
 }

@@ -79,7 +79,28 @@ class PartitionStateTest {
         .containsExactly("d=1", "d=2");
     assertThat(table.totals().smallFiles()).isEqualTo(5);
     assertThat(table.totals().equalityDeleteRecords()).isEqualTo(100);
-    assertThat(table.healthScore()).isEqualTo(table.totals().healthScore(TARGET));
+    // Files never merge across partitions: the ideal is one file per partition (2, not 1), so
+    // the table scores better than its summed counters alone would.
+    assertThat(table.totals().healthScore(TARGET)).isEqualTo(63);
+    assertThat(table.healthScore()).isEqualTo(71);
+  }
+
+  @Test
+  void aTableOfOneSmallFilePerPartitionIsHealthy() {
+    TableState table =
+        new TableState(
+            "db.t",
+            Optional.of(new PlannedSnapshot(1, 1)),
+            TARGET,
+            96 * MIB,
+            List.of(
+                States.smallFiles("d=1", 1, 1).build(),
+                States.smallFiles("d=2", 1, 1).build(),
+                States.smallFiles("d=3", 1, 1).build()),
+            Optional.empty(),
+            Optional.empty());
+
+    assertThat(table.healthScore()).isEqualTo(100);
   }
 
   @Test
