@@ -12,9 +12,10 @@ import dev.floe.core.optimize.PartitionOutcome;
 import dev.floe.core.optimize.PartitionState;
 import dev.floe.core.optimize.PartitionTask;
 import dev.floe.core.optimize.TableState;
+import dev.floe.core.state.TableKey;
+import dev.floe.core.state.TableStateStore;
 import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
-import dev.floe.iceberg.optimize.OptimizeFailureStore;
 import dev.floe.iceberg.optimize.OptimizeScanner;
 import dev.floe.iceberg.optimize.OptimizeTableCheck;
 import dev.floe.iceberg.optimize.TableOptimizer;
@@ -91,9 +92,9 @@ final class OptimizeCommand implements Callable<Integer> {
       if (budget != null) {
         policy = policy.withBudgetBytes(parseBytes(budget));
       }
-      OptimizeFailureStore failureStore =
-          new OptimizeFailureStore(settings.dataDirectory().resolve("state").resolve("optimize"));
-      OptimizeFailures failures = failureStore.load(name);
+      TableStateStore stateStore = floe.context().stateStore();
+      TableKey key = new TableKey(catalog.name(), name);
+      OptimizeFailures failures = stateStore.optimizeFailures(key);
 
       OptimizeScanner scanner = new OptimizeScanner();
       TableState before = scanner.scan(name, loaded, policy);
@@ -127,7 +128,7 @@ final class OptimizeCommand implements Callable<Integer> {
       OptimizeResult result =
           new TableOptimizer(settings.dataDirectory().resolve("tmp").resolve("optimize"))
               .execute(loaded, plan, policy);
-      failureStore.save(name, result.updateFailures(failures, clock.instant()));
+      stateStore.saveOptimizeFailures(key, result.updateFailures(failures, clock.instant()));
       printResult(out, result);
       loaded.refresh();
       printHealth(out, "After", scanner.scan(name, loaded, policy));
