@@ -3,10 +3,8 @@ package dev.floe.cli;
 import dev.floe.core.maintenance.HistoryObservation;
 import dev.floe.core.maintenance.HistoryVerdict;
 import dev.floe.core.maintenance.ObservedSnapshot;
-import dev.floe.iceberg.FloeCatalog;
+import dev.floe.core.state.TableKey;
 import dev.floe.iceberg.maintenance.HistoryChecker;
-import dev.floe.iceberg.maintenance.HistoryStore;
-import dev.floe.iceberg.maintenance.MaintenanceTables;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.apache.iceberg.Table;
@@ -37,64 +35,63 @@ final class CheckHistoryCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = floe.spec.commandLine().getOut();
-    HistoryStore store = new HistoryStore(floe.settings().dataDirectory());
-    try (FloeCatalog catalog = MaintenanceSupport.openCatalog(floe.settings())) {
-      Table loaded = MaintenanceTables.load(catalog.catalog(), table);
-      HistoryChecker.Check check =
-          new HistoryChecker(store).check(catalog.name(), table, loaded, floe.clock().instant());
-      HistoryObservation current = check.current();
-      String now =
-          current.currentSnapshotId().isPresent()
-              ? "current snapshot "
-                  + current.currentSnapshotId().getAsLong()
-                  + ", "
-                  + current.ancestry().size()
-                  + " snapshot(s) in its history"
-              : "no snapshot yet";
-      if (check.verdict().isEmpty()) {
-        out.println(
-            "Table "
-                + table
-                + ": first observation ("
-                + now
-                + "); recorded in "
-                + store.fileFor(catalog.name(), table)
-                + ".");
+    FloeContext context = floe.context();
+    Table loaded = context.table(table);
+    TableKey key = context.key(table);
+    HistoryChecker.Check check =
+        new HistoryChecker(context.stateStore()).check(key, loaded, context.clock().instant());
+    HistoryObservation current = check.current();
+    String now =
+        current.currentSnapshotId().isPresent()
+            ? "current snapshot "
+                + current.currentSnapshotId().getAsLong()
+                + ", "
+                + current.ancestry().size()
+                + " snapshot(s) in its history"
+            : "no snapshot yet";
+    if (check.verdict().isEmpty()) {
+      out.println(
+          "Table "
+              + table
+              + ": first observation ("
+              + now
+              + "); recorded in "
+              + context.stateStore().historyLocation(key)
+              + ".");
+      return ExitCodes.OK;
+    }
+    HistoryVerdict verdict = check.verdict().get();
+    switch (verdict.status()) {
+      case INTACT -> {
+        out.println("Table " + table + ": " + verdict.explanation() + " (" + now + ").");
         return ExitCodes.OK;
       }
-      HistoryVerdict verdict = check.verdict().get();
-      switch (verdict.status()) {
-        case INTACT -> {
-          out.println("Table " + table + ": " + verdict.explanation() + " (" + now + ").");
-          return ExitCodes.OK;
-        }
-        case REWOUND -> {
-          out.println("Table " + table + ": REWOUND: " + verdict.explanation() + ".");
-          out.println("Lost snapshots (newest first):");
-          for (ObservedSnapshot lost : verdict.lost()) {
-            out.println(
-                "  "
-                    + lost.id()
-                    + " committed "
-                    + lost.committedAt()
-                    + ", "
-                    + MaintenanceSupport.records(lost.addedRecords())
-                    + " added, "
-                    + MaintenanceSupport.records(lost.totalRecords())
-                    + " in the table");
-          }
+      case REWOUND -> {
+        out.println("Table " + table + ": REWOUND: " + verdict.explanation() + ".");
+        out.println("Lost snapshots (newest first):");
+        for (ObservedSnapshot lost : verdict.lost()) {
           out.println(
-              "The lost commits' metadata files may still be in the table's metadata directory;"
-                  + " previous observation: "
-                  + check.previous().map(HistoryObservation::metadataLocation).orElse("?")
-                  + ". The next run compares with the rewound state.");
-          return ExitCodes.PROBLEM_FOUND;
+              "  "
+                  + lost.id()
+                  + " committed "
+                  + lost.committedAt()
+                  + ", "
+                  + MaintenanceSupport.records(lost.addedRecords())
+                  + " added, "
+                  + MaintenanceSupport.records(lost.totalRecords())
+                  + " in the table");
         }
-        default -> {
-          out.println(
-              "Table " + table + ": history cannot be verified: " + verdict.explanation() + ".");
-          return ExitCodes.PROBLEM_FOUND;
-        }
+        out.println(
+            "The lost commits' metadata files may still be in the table's metadata directory;"
+                + " previous observation: "
+                + check.previous().map(HistoryObservation::metadataLocation).orElse("?")
+                + ". The next run compares with the rewound state.");
+        return ExitCodes.PROBLEM_FOUND;
+      }
+      default -> {
+        out.println(
+            "Table " + table + ": history cannot be verified: " + verdict.explanation() + ".");
+        return ExitCodes.PROBLEM_FOUND;
       }
     }
   }

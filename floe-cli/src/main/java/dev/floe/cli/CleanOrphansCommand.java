@@ -1,11 +1,11 @@
 package dev.floe.cli;
 
+import dev.floe.core.maintenance.MaintenanceAction;
 import dev.floe.core.maintenance.MaintenancePolicy;
-import dev.floe.iceberg.FloeCatalog;
-import dev.floe.iceberg.maintenance.MaintenanceTables;
 import dev.floe.iceberg.maintenance.OrphanFileCleaner;
 import java.io.PrintWriter;
-import java.time.Instant;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.iceberg.Table;
 import picocli.CommandLine.Command;
@@ -53,23 +53,15 @@ final class CleanOrphansCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = floe.spec.commandLine().getOut();
-    try (FloeCatalog catalog = MaintenanceSupport.openCatalog(floe.settings())) {
-      Table loaded = MaintenanceTables.load(catalog.catalog(), table);
-      MaintenancePolicy policy = MaintenancePolicy.fromProperties(table, loaded.properties());
-      policy =
-          MaintenanceSupport.duration("--older-than", olderThan)
-              .map(policy::withOrphanMinAge)
-              .orElse(policy);
-      String source = MaintenanceSupport.orphanAgeSource(olderThan);
-      Instant now = floe.clock().instant();
-      OrphanFileCleaner cleaner = new OrphanFileCleaner();
-      if (dryRun) {
-        var preview = cleaner.preview(table, loaded, policy, source, force, now).preview();
-        MaintenanceSupport.printPreview(out, preview, true);
-        return MaintenanceSupport.exitCode(preview);
-      }
-      return MaintenanceSupport.printOutcome(
-          out, cleaner.run(table, loaded, policy, source, force, now));
-    }
+    FloeContext context = floe.context();
+    Table loaded = context.table(table);
+    MaintenancePolicy policy = MaintenancePolicy.fromProperties(table, loaded.properties());
+    Optional<Duration> age = MaintenanceSupport.duration("--older-than", olderThan);
+    policy =
+        MaintenanceSupport.orphanPolicy(table, policy, MaintenanceAction.CLEAN_ORPHANS, age, force);
+    OrphanFileCleaner cleaner = new OrphanFileCleaner();
+    OrphanFileCleaner.Preview preview =
+        cleaner.preview(table, loaded, policy, context.clock().instant());
+    return MaintenanceSupport.printThenCommit(out, cleaner, loaded, preview, dryRun);
   }
 }

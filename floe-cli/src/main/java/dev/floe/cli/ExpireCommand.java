@@ -1,11 +1,8 @@
 package dev.floe.cli;
 
 import dev.floe.core.maintenance.MaintenancePolicy;
-import dev.floe.iceberg.FloeCatalog;
-import dev.floe.iceberg.maintenance.MaintenanceTables;
 import dev.floe.iceberg.maintenance.SnapshotExpirer;
 import java.io.PrintWriter;
-import java.time.Instant;
 import java.util.concurrent.Callable;
 import org.apache.iceberg.Table;
 import picocli.CommandLine.Command;
@@ -53,25 +50,20 @@ final class ExpireCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = floe.spec.commandLine().getOut();
-    try (FloeCatalog catalog = MaintenanceSupport.openCatalog(floe.settings())) {
-      Table loaded = MaintenanceTables.load(catalog.catalog(), table);
-      MaintenancePolicy policy = MaintenancePolicy.fromProperties(table, loaded.properties());
-      policy =
-          MaintenanceSupport.duration("--older-than", olderThan)
-              .map(policy::withMaxSnapshotAge)
-              .orElse(policy);
-      policy =
-          MaintenanceSupport.atLeast("--retain-last", retainLast, 1)
-              .map(policy::withMinSnapshots)
-              .orElse(policy);
-      Instant now = floe.clock().instant();
-      SnapshotExpirer expirer = new SnapshotExpirer();
-      if (dryRun) {
-        MaintenanceSupport.printPreview(
-            out, expirer.preview(table, loaded, policy, now).preview(), true);
-        return ExitCodes.OK;
-      }
-      return MaintenanceSupport.printOutcome(out, expirer.run(table, loaded, policy, now));
-    }
+    FloeContext context = floe.context();
+    Table loaded = context.table(table);
+    MaintenancePolicy policy = MaintenancePolicy.fromProperties(table, loaded.properties());
+    policy =
+        MaintenanceSupport.duration("--older-than", olderThan)
+            .map(policy::withMaxSnapshotAge)
+            .orElse(policy);
+    policy =
+        MaintenanceSupport.atLeast("--retain-last", retainLast, 1)
+            .map(policy::withMinSnapshots)
+            .orElse(policy);
+    SnapshotExpirer expirer = new SnapshotExpirer();
+    SnapshotExpirer.Preview preview =
+        expirer.preview(table, loaded, policy, context.clock().instant());
+    return MaintenanceSupport.printThenCommit(out, expirer, loaded, preview, dryRun);
   }
 }

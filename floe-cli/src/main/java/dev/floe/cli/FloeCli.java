@@ -60,6 +60,12 @@ public final class FloeCli {
     commandLine.setExecutionExceptionHandler(
         (exception, failedCommand, parseResult) -> report(root, exception));
     int exitCode = commandLine.execute(args);
+    try {
+      root.closeContext();
+    } catch (RuntimeException e) {
+      int closeExitCode = report(root, e);
+      exitCode = exitCode == ExitCodes.OK ? closeExitCode : exitCode;
+    }
     out.flush();
     err.flush();
     return exitCode;

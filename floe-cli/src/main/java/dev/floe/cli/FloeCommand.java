@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.floe.config.ConfigLoader;
 import dev.floe.core.config.FloeSettings;
 import dev.floe.core.error.FloeException;
+import dev.floe.iceberg.state.FileTableStateStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -21,7 +22,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The root {@code floe} command: global options and the composition root every subcommand reaches
- * through {@code @ParentCommand}.
+ * through {@code @ParentCommand}. It builds the {@link FloeContext} once, on first use (after the
+ * options are parsed); {@link FloeCli} closes it when the command is done.
  */
 @Command(
     name = "floe",
@@ -74,6 +76,7 @@ public final class FloeCommand implements Runnable {
   private final Path workingDirectory;
   private final Clock clock;
   private FloeSettings settings;
+  private FloeContext context;
   private Optional<Path> logFile = Optional.empty();
 
   FloeCommand(Map<String, String> environment, Path workingDirectory) {
@@ -86,9 +89,21 @@ public final class FloeCommand implements Runnable {
     this.clock = requireNonNull(clock, "clock is null");
   }
 
-  /** The clock every command reads the time from. */
-  Clock clock() {
-    return clock;
+  /** What the commands share: settings, clock, catalog, state store; built on the first call. */
+  FloeContext context() {
+    if (context == null) {
+      FloeSettings validated = settings();
+      context =
+          new FloeContext(validated, clock, new FileTableStateStore(validated.dataDirectory()));
+    }
+    return context;
+  }
+
+  /** Closes the context, if a command built it. */
+  void closeContext() {
+    if (context != null) {
+      context.close();
+    }
   }
 
   @Override

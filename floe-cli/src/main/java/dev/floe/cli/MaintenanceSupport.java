@@ -1,27 +1,23 @@
 package dev.floe.cli;
 
-import dev.floe.core.config.FloeSettings;
 import dev.floe.core.error.FloeException;
 import dev.floe.core.maintenance.DurationText;
 import dev.floe.core.maintenance.FileToDelete;
+import dev.floe.core.maintenance.MaintenanceAction;
 import dev.floe.core.maintenance.MaintenancePolicy;
 import dev.floe.core.maintenance.MaintenancePreview;
 import dev.floe.core.maintenance.SnapshotFacts;
-import dev.floe.iceberg.CatalogFactory;
-import dev.floe.iceberg.FloeCatalog;
+import dev.floe.iceberg.maintenance.MaintenanceJob;
 import dev.floe.iceberg.maintenance.MaintenanceOutcome;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Optional;
+import org.apache.iceberg.Table;
 
-/** What the maintenance commands share: opening the catalog, options, printing previews. */
+/** What the maintenance commands share: their options, previewing then committing, printing. */
 final class MaintenanceSupport {
 
   private MaintenanceSupport() {}
-
-  static FloeCatalog openCatalog(FloeSettings settings) {
-    return new CatalogFactory().open(settings.catalog(), settings.dataDirectory());
-  }
 
   static Optional<Duration> duration(String option, String value) {
     if (value == null) {
@@ -49,9 +45,54 @@ final class MaintenanceSupport {
     return Optional.of(value);
   }
 
-  /** Orphan age from --older-than, else the table property; returns the source for messages. */
-  static String orphanAgeSource(String olderThan) {
-    return olderThan != null ? "--older-than" : MaintenancePolicy.ORPHAN_MIN_AGE;
+  /**
+   * The policy of a clean-orphans or clean-metadata run: its orphan age is {@code --older-than}
+   * when given, else the table's {@code floe.orphan.min-age}; an age below 1h needs {@code
+   * --force}.
+   *
+   * @param olderThan the parsed {@code --older-than}
+   * @throws FloeException BAD_INPUT for gc.enabled=false (checked first, as the job would), or an
+   *     age below 1h without {@code --force}
+   */
+  static MaintenancePolicy orphanPolicy(
+      String table,
+      MaintenancePolicy policy,
+      MaintenanceAction action,
+      Optional<Duration> olderThan,
+      boolean force) {
+    policy.requireGcEnabled(table, action);
+    MaintenancePolicy result = olderThan.map(policy::withOrphanMinAge).orElse(policy);
+    if (!result.orphanAgeBelowSafeMinimum()) {
+      return result;
+    }
+    if (!force) {
+      throw FloeException.badInput(
+          "Table "
+              + table
+              + ": "
+              + (olderThan.isPresent() ? "--older-than" : MaintenancePolicy.ORPHAN_MIN_AGE)
+              + " is "
+              + DurationText.format(result.orphanMinAge())
+              + ", below the safe minimum of 1h: files a writer has written but not yet"
+              + " committed would be deleted. Nothing was changed. Use 1h or more, or add --force"
+              + " if no writer can be running.");
+    }
+    return result.acceptingUnsafeOrphanAge();
+  }
+
+  /**
+   * Prints the preview; unless it is a dry run or the preview is blocked, commits exactly that
+   * preview and prints what the commit did. Returns the exit code.
+   */
+  static <P extends MaintenanceJob.Preview> int printThenCommit(
+      PrintWriter out, MaintenanceJob<P> job, Table table, P preview, boolean dryRun) {
+    MaintenancePreview shown = preview.preview();
+    printPreview(out, shown, dryRun);
+    if (dryRun || shown.blocked()) {
+      return exitCode(shown);
+    }
+    out.flush();
+    return printDone(out, job.commit(table, preview));
   }
 
   static void printPreview(PrintWriter out, MaintenancePreview preview, boolean dryRun) {
@@ -62,7 +103,7 @@ final class MaintenanceSupport {
             + preview.action().description()
             + (dryRun ? " (dry run: nothing changed)" : ""));
     if (!preview.snapshotsToExpire().isEmpty()
-        || preview.action() == dev.floe.core.maintenance.MaintenanceAction.EXPIRE_SNAPSHOTS) {
+        || preview.action() == MaintenanceAction.EXPIRE_SNAPSHOTS) {
       out.println("Snapshots to expire: " + preview.snapshotsToExpire().size());
       for (SnapshotFacts snapshot : preview.snapshotsToExpire()) {
         out.println(
@@ -99,11 +140,7 @@ final class MaintenanceSupport {
     }
   }
 
-  static int printOutcome(PrintWriter out, MaintenanceOutcome outcome) {
-    printPreview(out, outcome.preview(), false);
-    if (outcome.preview().blocked()) {
-      return ExitCodes.PROBLEM_FOUND;
-    }
+  private static int printDone(PrintWriter out, MaintenanceOutcome outcome) {
     out.println(
         "Done: "
             + (outcome.committed() ? "committed; " : "")
@@ -118,6 +155,13 @@ final class MaintenanceSupport {
                     + outcome.failedDeletes().size()
                     + " could not be deleted (a later run retries):"));
     outcome.failedDeletes().forEach(failure -> out.println("  " + failure));
+    if (!outcome.stillReferenced().isEmpty()) {
+      out.println(
+          "Kept, referenced by the table again since the preview: "
+              + outcome.stillReferenced().size()
+              + " file(s)");
+      outcome.stillReferenced().forEach(location -> out.println("  " + location));
+    }
     return outcome.failedDeletes().isEmpty() ? ExitCodes.OK : ExitCodes.PROBLEM_FOUND;
   }
 

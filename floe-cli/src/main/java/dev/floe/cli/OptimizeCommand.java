@@ -12,9 +12,9 @@ import dev.floe.core.optimize.PartitionOutcome;
 import dev.floe.core.optimize.PartitionState;
 import dev.floe.core.optimize.PartitionTask;
 import dev.floe.core.optimize.TableState;
-import dev.floe.iceberg.CatalogFactory;
+import dev.floe.core.state.TableKey;
+import dev.floe.core.state.TableStateStore;
 import dev.floe.iceberg.FloeCatalog;
-import dev.floe.iceberg.optimize.OptimizeFailureStore;
 import dev.floe.iceberg.optimize.OptimizeJob;
 import dev.floe.iceberg.optimize.OptimizeTableCheck;
 import java.io.PrintWriter;
@@ -65,15 +65,14 @@ final class OptimizeCommand implements Callable<Integer> {
           "Bytes this run may read, e.g. 500m or 10g (default: floe.optimize.budget-bytes, 10g).")
   String budget;
 
-  private final Clock clock = Clock.systemUTC();
-
   @Override
   public Integer call() {
     PrintWriter out = floe.spec.commandLine().getOut();
     FloeSettings settings = floe.settings();
     TableIdentifier identifier = identifier(table);
-    try (FloeCatalog catalog =
-        new CatalogFactory().open(settings.catalog(), settings.dataDirectory())) {
+    Clock clock = floe.context().clock();
+    FloeCatalog catalog = floe.context().catalog();
+    {
       if (!catalog.catalog().tableExists(identifier)) {
         throw FloeException.badInput(
             "Table "
@@ -89,12 +88,11 @@ final class OptimizeCommand implements Callable<Integer> {
       if (budget != null) {
         policy = policy.withBudgetBytes(parseBytes(budget));
       }
-      OptimizeFailureStore failureStore =
-          new OptimizeFailureStore(settings.dataDirectory().resolve("state").resolve("optimize"));
-      OptimizeFailures failures = failureStore.load(name);
+      TableStateStore stateStore = floe.context().stateStore();
+      TableKey key = new TableKey(catalog.name(), name);
+      OptimizeFailures failures = stateStore.optimizeFailures(key);
 
-      OptimizeJob job =
-          new OptimizeJob(settings.dataDirectory().resolve("tmp").resolve("optimize"));
+      OptimizeJob job = new OptimizeJob(floe.context().spillDirectory());
       OptimizeJob.Preview preview = job.preview(name, loaded, policy, failures, clock.instant());
       TableState before = preview.state();
       out.println(
@@ -124,7 +122,7 @@ final class OptimizeCommand implements Callable<Integer> {
       }
       out.flush();
       OptimizeResult result = job.run(loaded, preview);
-      failureStore.save(name, result.updateFailures(failures, clock.instant()));
+      stateStore.saveOptimizeFailures(key, result.updateFailures(failures, clock.instant()));
       printResult(out, result);
       loaded.refresh();
       printHealth(out, "After", job.scan(name, loaded, policy));

@@ -1,8 +1,7 @@
 package dev.floe.cli;
 
-import dev.floe.iceberg.FloeCatalog;
 import dev.floe.iceberg.maintenance.DanglingDeleteRemover;
-import dev.floe.iceberg.maintenance.MaintenanceTables;
+import dev.floe.iceberg.maintenance.MaintenanceOutcome;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.apache.iceberg.Table;
@@ -37,22 +36,21 @@ final class RemoveDanglingDeletesCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = floe.spec.commandLine().getOut();
-    try (FloeCatalog catalog = MaintenanceSupport.openCatalog(floe.settings())) {
-      Table loaded = MaintenanceTables.load(catalog.catalog(), table);
-      DanglingDeleteRemover remover = new DanglingDeleteRemover();
-      if (dryRun) {
-        MaintenanceSupport.printPreview(out, remover.preview(table, loaded).preview(), true);
-        return ExitCodes.OK;
-      }
-      var outcome = remover.run(table, loaded);
-      MaintenanceSupport.printPreview(out, outcome.preview(), false);
-      out.println(
-          outcome.committed()
-              ? "Done: committed the removal of "
-                  + outcome.preview().filesToDelete().size()
-                  + " delete file(s)."
-              : "Done: nothing to remove.");
+    Table loaded = floe.context().table(table);
+    DanglingDeleteRemover remover = new DanglingDeleteRemover();
+    DanglingDeleteRemover.Preview preview = remover.preview(table, loaded);
+    MaintenanceSupport.printPreview(out, preview.preview(), dryRun);
+    if (dryRun) {
       return ExitCodes.OK;
     }
+    out.flush();
+    MaintenanceOutcome outcome = remover.commit(loaded, preview);
+    out.println(
+        outcome.committed()
+            ? "Done: committed the removal of "
+                + outcome.preview().filesToDelete().size()
+                + " delete file(s)."
+            : "Done: nothing to remove.");
+    return ExitCodes.OK;
   }
 }

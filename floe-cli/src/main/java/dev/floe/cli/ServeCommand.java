@@ -60,9 +60,8 @@ final class ServeCommand implements Callable<Integer> {
             settings.dataDirectory(),
             settings.catalog(),
             keeper,
-            floe.clock(),
-            new IcebergMaintenanceJobs(),
-            (key, table, now) -> {});
+            floe.context().clock(),
+            new IcebergMaintenanceJobs());
     KeeperHttpServer http;
     try {
       service.start();

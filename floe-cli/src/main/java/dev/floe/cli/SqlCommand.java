@@ -1,7 +1,6 @@
 package dev.floe.cli;
 
 import dev.floe.core.error.FloeException;
-import dev.floe.iceberg.FloeCatalog;
 import dev.floe.sql.SqlConsole;
 import dev.floe.sql.SqlOutputFormat;
 import dev.floe.sql.SqlSession;
@@ -99,11 +98,9 @@ final class SqlCommand implements Callable<Integer> {
   }
 
   private SqlSession openSession() {
-    try (FloeCatalog catalog = MaintenanceSupport.openCatalog(floe.settings())) {
-      // The embedded catalog is created (under its lock) by opening it; the session opens its
-      // own catalog instance from the same name and properties.
-      return SqlSession.open(catalog);
-    }
+    // The embedded catalog is created (under its lock) by opening it; the session opens its own
+    // catalog instance from the same name and properties.
+    return SqlSession.open(floe.context().catalog());
   }
 
   private void use(SqlSession session) {

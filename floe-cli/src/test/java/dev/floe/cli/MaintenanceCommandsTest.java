@@ -226,7 +226,15 @@ class MaintenanceCommandsTest {
 
     CliRun run = CliRun.run(directory, "--data-dir", "data", "clean-orphans", "shop.orders");
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.out()).endsWith("Done: deleted 1 file(s) (321 bytes).\n");
+    // The preview it commits, then what the commit did.
+    assertThat(run.out())
+        .isEqualTo(
+            "Table shop.orders: remove orphan files\n"
+                + "Files planned: 1 (321 bytes)\n"
+                + "  file:"
+                + stray
+                + " (321 bytes)\n"
+                + "Done: deleted 1 file(s) (321 bytes).\n");
     assertThat(stray).doesNotExist();
     try (FloeCatalog catalog = open()) {
       Table table = catalog.catalog().loadTable(ORDERS);
@@ -261,6 +269,37 @@ class MaintenanceCommandsTest {
             "Table shop.orders: clean metadata files (dry run: nothing changed)\nFiles to delete: 3 (")
         .contains("00000-")
         .contains(".metadata.json");
+  }
+
+  @Test
+  void anUnsafeOrphanAgeFromTheTablePropertyNeedsForce() throws IOException {
+    Path stray;
+    try (FloeCatalog catalog = open()) {
+      Table table = create(catalog);
+      append(table, 1);
+      table.updateProperties().set("floe.orphan.min-age", "10m").commit();
+      stray = local(table.location()).resolve("data/stray.parquet");
+      Files.write(stray, new byte[1]);
+      ageAll(local(table.location()));
+    }
+
+    CliRun refused = CliRun.run(directory, "--data-dir", "data", "clean-orphans", "shop.orders");
+    assertThat(refused.exitCode()).isEqualTo(2);
+    assertThat(refused.err())
+        .isEqualTo(
+            "Error: Table shop.orders: floe.orphan.min-age is 10m, below the safe minimum of 1h:"
+                + " files a writer has written but not yet committed would be deleted. Nothing"
+                + " was changed. Use 1h or more, or add --force if no writer can be running.\n");
+    assertThat(stray).exists();
+
+    CliRun forced =
+        CliRun.run(directory, "--data-dir", "data", "clean-metadata", "shop.orders", "--force");
+    assertThat(forced.exitCode()).as(forced.err()).isZero();
+    CliRun forcedOrphans =
+        CliRun.run(directory, "--data-dir", "data", "clean-orphans", "shop.orders", "--force");
+    assertThat(forcedOrphans.exitCode()).as(forcedOrphans.err()).isZero();
+    assertThat(forcedOrphans.out()).endsWith("Done: deleted 1 file(s) (1 bytes).\n");
+    assertThat(stray).doesNotExist();
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -193,6 +194,24 @@ class OptimizeCommandTest {
         .contains("5 rows deleted")
         .containsPattern("After 100/100: 1 data files \\(1 small, 0 large\\) in 1 partitions");
     assertThat(withTable("shop.orders", OptimizeCommandTest::rows)).isEqualTo(115);
+  }
+
+  @Test
+  void backoffsRecordedByFloe01AreHonoured() throws IOException {
+    create("shop.orders", KEYED, Map.of(), OptimizeCommandTest::smallFilesAndDeletes);
+    // Floe 0.1 kept failures per table name only, in a properties file.
+    Path legacy = lake().resolve("state/optimize/shop.orders.properties");
+    Files.createDirectories(legacy.getParent());
+    Files.writeString(
+        legacy,
+        "#floe optimize failures of shop.orders\n0|=2," + System.currentTimeMillis() + "\n");
+
+    CliRun run =
+        CliRun.run(directory, "--data-dir", "lake", "optimize", "shop.orders", "--dry-run");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("Left for a later run:\n  (unpartitioned): deletes backing off after 2 failures");
   }
 
   @Test

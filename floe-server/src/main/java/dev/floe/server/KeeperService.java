@@ -17,6 +17,7 @@ import dev.floe.server.discovery.KeptCatalog;
 import dev.floe.server.discovery.TableLister;
 import dev.floe.server.maintenance.MaintenanceLoop;
 import dev.floe.server.metrics.KeeperMetrics;
+import dev.floe.server.optimize.HistoryGuard;
 import dev.floe.server.optimize.OptimizeScheduler;
 import dev.floe.server.optimize.OptimizerWorkers;
 import dev.floe.server.optimize.RunCoordinator;
@@ -79,8 +80,7 @@ public final class KeeperService implements AutoCloseable {
       List<FloeCatalog> openCatalogs,
       Map<String, KeptCatalog> catalogs,
       Path spillRoot,
-      MaintenanceLoop.Jobs jobs,
-      TableEvaluator.HistoryCheck history) {
+      MaintenanceLoop.Jobs jobs) {
     this.settings = settings;
     this.clock = clock;
     this.store = store;
@@ -98,7 +98,9 @@ public final class KeeperService implements AutoCloseable {
             registry, store, queue, events, clock, settings.quarantineAfterFailures());
     this.workers =
         new OptimizerWorkers(queue, coordinator, slots, settings.optimizer().leaseTimeout());
-    this.evaluator = new TableEvaluator(catalogs, registry, store, events, job, history, clock, 1);
+    this.evaluator =
+        new TableEvaluator(
+            catalogs, registry, store, events, job, new HistoryGuard(store, events), clock, 1);
     this.scheduler =
         new OptimizeScheduler(
             registry,
@@ -150,8 +152,7 @@ public final class KeeperService implements AutoCloseable {
       CatalogSettings mainCatalog,
       KeeperSettings settings,
       Clock clock,
-      MaintenanceLoop.Jobs jobs,
-      TableEvaluator.HistoryCheck history) {
+      MaintenanceLoop.Jobs jobs) {
     requireNonNull(dataDirectory, "dataDirectory is null");
     requireNonNull(mainCatalog, "mainCatalog is null");
     requireNonNull(settings, "settings is null");
@@ -200,8 +201,7 @@ public final class KeeperService implements AutoCloseable {
           open,
           catalogs,
           dataDirectory.resolve("tmp").resolve("keeper"),
-          jobs,
-          history);
+          jobs);
     } catch (RuntimeException e) {
       open.forEach(FloeCatalog::close);
       store.close();

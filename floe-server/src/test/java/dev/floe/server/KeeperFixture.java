@@ -48,8 +48,7 @@ final class KeeperFixture implements AutoCloseable {
             CatalogSettings.embedded(),
             settings,
             Clock.systemUTC(),
-            new IcebergMaintenanceJobs(),
-            (key, table, now) -> {});
+            new IcebergMaintenanceJobs());
     service.start();
     this.http = KeeperHttpServer.start(service, settings.listen(), settings.apiToken());
   }

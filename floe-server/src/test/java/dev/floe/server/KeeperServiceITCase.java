@@ -238,8 +238,7 @@ class KeeperServiceITCase {
                     CatalogSettings.embedded(),
                     exposed,
                     Clock.systemUTC(),
-                    new IcebergMaintenanceJobs(),
-                    (key, table, now) -> {}))
+                    new IcebergMaintenanceJobs()))
         .isInstanceOf(FloeException.class)
         .hasMessage(
             "keeper.listen is 0.0.0.0:8420, which other machines can reach, and no"

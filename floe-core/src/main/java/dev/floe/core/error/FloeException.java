@@ -29,6 +29,10 @@ public class FloeException extends RuntimeException {
     return new FloeException(ErrorCategory.BAD_INPUT, message);
   }
 
+  public static FloeException commitConflict(String message) {
+    return new FloeException(ErrorCategory.COMMIT_CONFLICT, message);
+  }
+
   public static FloeException sourceUnavailable(String message, Throwable cause) {
     return new FloeException(ErrorCategory.SOURCE_UNAVAILABLE, message, cause);
   }

@@ -20,6 +20,8 @@ import java.util.OptionalInt;
  * @param orphanMinAge files younger than this are never deleted as orphans
  * @param retainedMetadataVersions previous metadata files to keep; empty = the whole metadata log
  * @param gcEnabled Iceberg's {@code gc.enabled}: false forbids every deleting action
+ * @param unsafeOrphanAgeAccepted an operator accepted an {@code orphanMinAge} below {@link
+ *     #SAFE_ORPHAN_MIN_AGE}, knowing that no writer can be running; never set from table properties
  */
 public record MaintenancePolicy(
     Duration maxSnapshotAge,
@@ -27,7 +29,8 @@ public record MaintenancePolicy(
     boolean keepFlinkCheckpoints,
     Duration orphanMinAge,
     OptionalInt retainedMetadataVersions,
-    boolean gcEnabled) {
+    boolean gcEnabled,
+    boolean unsafeOrphanAgeAccepted) {
 
   public static final String MAX_SNAPSHOT_AGE = "floe.expire.max-snapshot-age";
   public static final String MIN_SNAPSHOTS = "floe.expire.min-snapshots";
@@ -90,12 +93,19 @@ public record MaintenancePolicy(
         keepFlink,
         orphanAge,
         retained.map(OptionalInt::of).orElse(OptionalInt.empty()),
-        gcEnabled);
+        gcEnabled,
+        false);
   }
 
   public MaintenancePolicy withMaxSnapshotAge(Duration age) {
     return new MaintenancePolicy(
-        age, minSnapshots, keepFlinkCheckpoints, orphanMinAge, retainedMetadataVersions, gcEnabled);
+        age,
+        minSnapshots,
+        keepFlinkCheckpoints,
+        orphanMinAge,
+        retainedMetadataVersions,
+        gcEnabled,
+        unsafeOrphanAgeAccepted);
   }
 
   public MaintenancePolicy withMinSnapshots(int count) {
@@ -105,7 +115,8 @@ public record MaintenancePolicy(
         keepFlinkCheckpoints,
         orphanMinAge,
         retainedMetadataVersions,
-        gcEnabled);
+        gcEnabled,
+        unsafeOrphanAgeAccepted);
   }
 
   public MaintenancePolicy withOrphanMinAge(Duration age) {
@@ -115,7 +126,8 @@ public record MaintenancePolicy(
         keepFlinkCheckpoints,
         age,
         retainedMetadataVersions,
-        gcEnabled);
+        gcEnabled,
+        unsafeOrphanAgeAccepted);
   }
 
   public MaintenancePolicy withRetainedMetadataVersions(int count) {
@@ -125,7 +137,23 @@ public record MaintenancePolicy(
         keepFlinkCheckpoints,
         orphanMinAge,
         OptionalInt.of(count),
-        gcEnabled);
+        gcEnabled,
+        unsafeOrphanAgeAccepted);
+  }
+
+  /**
+   * This policy with its orphan age accepted even below {@link #SAFE_ORPHAN_MIN_AGE}: for an
+   * operator who knows no writer can be running (the CLI's {@code --force}).
+   */
+  public MaintenancePolicy acceptingUnsafeOrphanAge() {
+    return new MaintenancePolicy(
+        maxSnapshotAge,
+        minSnapshots,
+        keepFlinkCheckpoints,
+        orphanMinAge,
+        retainedMetadataVersions,
+        gcEnabled,
+        true);
   }
 
   /**
@@ -133,38 +161,59 @@ public record MaintenancePolicy(
    *
    * @throws FloeException BAD_INPUT when {@code gc.enabled=false}
    */
-  public void requireGcEnabled(String table, String action) {
+  public void requireGcEnabled(String table, MaintenanceAction action) {
     if (!gcEnabled) {
-      throw FloeException.badInput(
-          "Table "
-              + table
-              + " has gc.enabled=false: its files may be shared with another table, so Floe"
-              + " will not "
-              + action
-              + ". Nothing was changed. If the table owns all its files, set the table property"
-              + " gc.enabled=true.");
+      throw gcDisabled(table, action);
     }
   }
 
   /**
-   * Refuses an orphan age that would endanger files writers have not committed yet.
+   * Refuses a deleting action on a table whose current properties say {@code gc.enabled=false}: a
+   * commit checks the table as it is then, not as its preview saw it.
    *
-   * @param source where the age came from, e.g. "--older-than" or the property name
-   * @throws FloeException BAD_INPUT when the age is below {@link #SAFE_ORPHAN_MIN_AGE} and not
-   *     forced
+   * @throws FloeException BAD_INPUT when {@code gc.enabled=false} or is not a boolean
    */
-  public void requireSafeOrphanAge(String table, String source, boolean force) {
-    if (orphanMinAge.compareTo(SAFE_ORPHAN_MIN_AGE) < 0 && !force) {
+  public static void requireGcEnabled(
+      String table, Map<String, String> properties, MaintenanceAction action) {
+    if (!bool(table, properties, GC_ENABLED, true)) {
+      throw gcDisabled(table, action);
+    }
+  }
+
+  private static FloeException gcDisabled(String table, MaintenanceAction action) {
+    return FloeException.badInput(
+        "Table "
+            + table
+            + " has gc.enabled=false: its files may be shared with another table, so Floe"
+            + " will not "
+            + action.description()
+            + ". Nothing was changed. If the table owns all its files, set the table property"
+            + " gc.enabled=true.");
+  }
+
+  /** Whether {@code orphanMinAge} is below {@link #SAFE_ORPHAN_MIN_AGE}. */
+  public boolean orphanAgeBelowSafeMinimum() {
+    return orphanMinAge.compareTo(SAFE_ORPHAN_MIN_AGE) < 0;
+  }
+
+  /**
+   * Refuses an orphan age that would endanger files writers have not committed yet, unless it was
+   * {@linkplain #acceptingUnsafeOrphanAge() accepted}.
+   *
+   * @throws FloeException BAD_INPUT when the age is below {@link #SAFE_ORPHAN_MIN_AGE} and not
+   *     accepted
+   */
+  public void requireSafeOrphanAge(String table) {
+    if (orphanAgeBelowSafeMinimum() && !unsafeOrphanAgeAccepted) {
       throw FloeException.badInput(
           "Table "
               + table
               + ": "
-              + source
+              + ORPHAN_MIN_AGE
               + " is "
               + DurationText.format(orphanMinAge)
               + ", below the safe minimum of 1h: files a writer has written but not yet"
-              + " committed would be deleted. Nothing was changed. Use 1h or more, or add --force"
-              + " if no writer can be running.");
+              + " committed would be deleted. Nothing was changed. Use 1h or more.");
     }
   }
 

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 
@@ -38,6 +39,25 @@ public final class MetadataCleanupPlanner {
     requireNonNull(currentMetadata, "currentMetadata is null");
     requireNonNull(metadataLog, "metadataLog is null");
     requireNonNull(reachableFiles, "reachableFiles is null");
+    List<ListedFile> candidates =
+        listed.stream().filter(file -> isMetadataKind(file.location())).toList();
+    return orphans.plan(
+        candidates,
+        kept(currentMetadata, metadataLog, retainedVersions, reachableFiles),
+        minAge,
+        now);
+  }
+
+  /**
+   * What metadata cleanup keeps: the current metadata file, the newest {@code retainedVersions}
+   * files of the metadata log, and every file a snapshot references. A commit checks its preview's
+   * files against this set as the table is at commit time.
+   */
+  public static ReachableLocations kept(
+      String currentMetadata,
+      List<String> metadataLog,
+      int retainedVersions,
+      Collection<String> reachableFiles) {
     if (retainedVersions < 0) {
       throw new IllegalArgumentException("retainedVersions must be 0 or more: " + retainedVersions);
     }
@@ -45,9 +65,7 @@ public final class MetadataCleanupPlanner {
     kept.add(currentMetadata);
     int keepFrom = Math.max(0, metadataLog.size() - retainedVersions);
     kept.addAll(metadataLog.subList(keepFrom, metadataLog.size()));
-    List<ListedFile> candidates =
-        listed.stream().filter(file -> isMetadataKind(file.location())).toList();
-    return orphans.plan(candidates, new ReachableLocations(kept), minAge, now);
+    return new ReachableLocations(kept);
   }
 
   static boolean isMetadataKind(String location) {

@@ -88,8 +88,11 @@ class ListenAddressTest {
     assertThatThrownBy(() -> new ListenAddress(" ", 8420))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("host is blank");
-    assertThatThrownBy(() -> new ListenAddress("localhost", 0))
+    assertThatThrownBy(() -> new ListenAddress("localhost", 65536))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("port 0 is not between 1 and 65535");
+        .hasMessage("port 65536 is not between 1 and 65535");
+    // Port 0 (a free port, chosen when binding) only from code; the config refuses it.
+    assertThat(new ListenAddress("localhost", 0).port()).isZero();
+    assertThat(ListenAddress.parse("localhost:0")).isEmpty();
   }
 }

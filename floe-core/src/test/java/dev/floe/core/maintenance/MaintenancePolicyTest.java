@@ -22,6 +22,7 @@ class MaintenancePolicyTest {
     assertThat(policy.orphanMinAge()).isEqualTo(Duration.ofDays(3));
     assertThat(policy.retainedMetadataVersions()).isEmpty();
     assertThat(policy.gcEnabled()).isTrue();
+    assertThat(policy.unsafeOrphanAgeAccepted()).isFalse();
   }
 
   @Test
@@ -42,7 +43,13 @@ class MaintenancePolicyTest {
     assertThat(policy)
         .isEqualTo(
             new MaintenancePolicy(
-                Duration.ofHours(12), 3, false, Duration.ofDays(2), OptionalInt.of(5), false));
+                Duration.ofHours(12),
+                3,
+                false,
+                Duration.ofDays(2),
+                OptionalInt.of(5),
+                false,
+                false));
   }
 
   @Test
@@ -96,7 +103,8 @@ class MaintenancePolicyTest {
     MaintenancePolicy policy =
         MaintenancePolicy.fromProperties("shop.orders", Map.of("gc.enabled", "false"));
 
-    assertThatThrownBy(() -> policy.requireGcEnabled("shop.orders", "remove orphan files"))
+    assertThatThrownBy(
+            () -> policy.requireGcEnabled("shop.orders", MaintenanceAction.CLEAN_ORPHANS))
         .isInstanceOf(FloeException.class)
         .hasMessage(
             "Table shop.orders has gc.enabled=false: its files may be shared with another table,"
@@ -107,18 +115,33 @@ class MaintenancePolicyTest {
   }
 
   @Test
-  void orphanAgeBelowOneHourNeedsForce() {
+  void gcEnabledIsReadAgainFromTheCurrentProperties() {
+    assertThatThrownBy(
+            () ->
+                MaintenancePolicy.requireGcEnabled(
+                    "shop.orders", Map.of("gc.enabled", "false"), MaintenanceAction.CLEAN_METADATA))
+        .hasMessage(
+            "Table shop.orders has gc.enabled=false: its files may be shared with another table,"
+                + " so Floe will not clean metadata files. Nothing was changed. If the table owns"
+                + " all its files, set the table property gc.enabled=true.");
+    MaintenancePolicy.requireGcEnabled("shop.orders", Map.of(), MaintenanceAction.EXPIRE_SNAPSHOTS);
+  }
+
+  @Test
+  void orphanAgeBelowOneHourMustBeAccepted() {
     MaintenancePolicy policy = MaintenancePolicy.defaults().withOrphanMinAge(Duration.ofMinutes(5));
 
-    assertThatThrownBy(() -> policy.requireSafeOrphanAge("shop.orders", "--older-than", false))
+    assertThat(policy.orphanAgeBelowSafeMinimum()).isTrue();
+    assertThatThrownBy(() -> policy.requireSafeOrphanAge("shop.orders"))
+        .isInstanceOf(FloeException.class)
         .hasMessage(
-            "Table shop.orders: --older-than is 5m, below the safe minimum of 1h: files a writer"
-                + " has written but not yet committed would be deleted. Nothing was changed. Use"
-                + " 1h or more, or add --force if no writer can be running.");
-    policy.requireSafeOrphanAge("shop.orders", "--older-than", true);
-    MaintenancePolicy.defaults()
-        .withOrphanMinAge(Duration.ofHours(1))
-        .requireSafeOrphanAge("t", "x", false);
+            "Table shop.orders: floe.orphan.min-age is 5m, below the safe minimum of 1h: files a"
+                + " writer has written but not yet committed would be deleted. Nothing was"
+                + " changed. Use 1h or more.");
+    policy.acceptingUnsafeOrphanAge().requireSafeOrphanAge("shop.orders");
+    assertThat(policy.acceptingUnsafeOrphanAge().withMinSnapshots(2).unsafeOrphanAgeAccepted())
+        .isTrue();
+    MaintenancePolicy.defaults().withOrphanMinAge(Duration.ofHours(1)).requireSafeOrphanAge("t");
   }
 
   @Test

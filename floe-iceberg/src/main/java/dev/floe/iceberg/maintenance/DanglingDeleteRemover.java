@@ -1,19 +1,25 @@
 package dev.floe.iceberg.maintenance;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.floe.core.maintenance.DanglingDeletePlanner;
 import dev.floe.core.maintenance.DanglingDeletePlanner.DataFileFacts;
 import dev.floe.core.maintenance.DanglingDeletePlanner.DeleteFileFacts;
 import dev.floe.core.maintenance.DanglingDeletePlanner.DeleteKind;
 import dev.floe.core.maintenance.FileToDelete;
 import dev.floe.core.maintenance.MaintenanceAction;
+import dev.floe.core.maintenance.MaintenancePolicy;
 import dev.floe.core.maintenance.MaintenancePreview;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -28,22 +34,45 @@ import org.apache.iceberg.Table;
 
 /**
  * Removes delete files that no longer apply to any live data file of the current snapshot, with a
- * {@code RewriteFiles} commit validated from the snapshot it planned on. It deletes no file: the
- * removed delete files stay reachable from older snapshots until expiry.
+ * {@code RewriteFiles} commit of exactly the previewed delete files, validated from the snapshot
+ * the preview was made on. It deletes no file: the removed delete files stay reachable from older
+ * snapshots until expiry. It needs no policy: removing a delete that applies to nothing changes no
+ * row. Stateless; see {@link MaintenanceJob}.
  */
-public final class DanglingDeleteRemover {
+public final class DanglingDeleteRemover implements MaintenanceJob<DanglingDeleteRemover.Preview> {
 
-  /** A preview together with the delete files it would remove. */
-  public record Preview(MaintenancePreview preview, List<DeleteFile> dangling, long snapshotId) {}
+  /**
+   * A previewed removal.
+   *
+   * @param preview the delete files to remove
+   * @param dangling those delete files, as the commit removes them
+   * @param snapshotId the snapshot the preview was made on; empty for a table without one
+   */
+  public record Preview(
+      MaintenancePreview preview, List<DeleteFile> dangling, OptionalLong snapshotId)
+      implements MaintenanceJob.Preview {
+
+    public Preview {
+      requireNonNull(preview, "preview is null");
+      dangling = List.copyOf(requireNonNull(dangling, "dangling is null"));
+      requireNonNull(snapshotId, "snapshotId is null");
+    }
+  }
 
   private final DanglingDeletePlanner planner = new DanglingDeletePlanner();
+
+  /** Plans, changes nothing; the policy and time do not matter to this operation. */
+  @Override
+  public Preview preview(String name, Table table, MaintenancePolicy policy, Instant now) {
+    return preview(name, table);
+  }
 
   /** Plans, changes nothing. */
   public Preview preview(String name, Table table) {
     table.refresh();
     Snapshot current = table.currentSnapshot();
     if (current == null) {
-      return new Preview(empty(name), List.of(), -1);
+      return new Preview(empty(name), List.of(), OptionalLong.empty());
     }
     Map<Integer, PartitionSpec> specs = table.specs();
     List<DataFileFacts> data = new ArrayList<>();
@@ -82,28 +111,30 @@ public final class DanglingDeleteRemover {
             List.of(),
             dangling.stream()
                 .map(facts -> new FileToDelete(facts.location(), facts.sizeBytes()))
-                .sorted(java.util.Comparator.comparing(FileToDelete::location))
+                .sorted(Comparator.comparing(FileToDelete::location))
                 .toList(),
             0,
             List.of());
-    return new Preview(preview, files, current.snapshotId());
+    return new Preview(preview, files, OptionalLong.of(current.snapshotId()));
   }
 
   /**
-   * Commits the removal of the dangling delete files.
+   * Commits the removal of exactly the previewed delete files, validated from the previewed
+   * snapshot.
    *
-   * @throws org.apache.iceberg.exceptions.ValidationException when a concurrent commit changed the
-   *     delete files; nothing was committed
+   * @throws org.apache.iceberg.exceptions.ValidationException when a concurrent commit removed one
+   *     of them or conflicts with the removal; nothing was committed
    */
-  public MaintenanceOutcome run(String name, Table table) {
-    Preview preview = preview(name, table);
+  @Override
+  public MaintenanceOutcome commit(Table table, Preview preview) {
     if (preview.dangling().isEmpty()) {
-      return new MaintenanceOutcome(preview.preview(), false, 0, 0, List.of());
+      return MaintenanceOutcome.nothingDone(preview.preview());
     }
-    RewriteFiles rewrite = table.newRewrite().validateFromSnapshot(preview.snapshotId());
+    RewriteFiles rewrite =
+        table.newRewrite().validateFromSnapshot(preview.snapshotId().getAsLong());
     preview.dangling().forEach(rewrite::deleteFile);
     rewrite.commit();
-    return new MaintenanceOutcome(preview.preview(), true, 0, 0, List.of());
+    return new MaintenanceOutcome(preview.preview(), true, 0, 0, List.of(), List.of());
   }
 
   private static MaintenancePreview empty(String name) {

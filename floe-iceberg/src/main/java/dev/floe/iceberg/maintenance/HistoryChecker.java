@@ -6,6 +6,8 @@ import dev.floe.core.maintenance.HistoryObservation;
 import dev.floe.core.maintenance.HistoryVerdict;
 import dev.floe.core.maintenance.HistoryWatch;
 import dev.floe.core.maintenance.SnapshotFacts;
+import dev.floe.core.state.TableKey;
+import dev.floe.core.state.TableStateStore;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Optional;
@@ -14,7 +16,8 @@ import org.apache.iceberg.Table;
 
 /**
  * Observes a table's history, compares it with the previous observation in the {@link
- * HistoryStore}, and stores the new one.
+ * TableStateStore}, and stores the new one. As thread-safe as its store; one table should be
+ * checked by one caller at a time (the store keeps the last observation saved).
  */
 public final class HistoryChecker {
 
@@ -30,23 +33,29 @@ public final class HistoryChecker {
       HistoryObservation current,
       Optional<HistoryVerdict> verdict) {}
 
-  private final HistoryStore store;
+  private final TableStateStore store;
   private final HistoryWatch watch = new HistoryWatch();
 
-  public HistoryChecker(HistoryStore store) {
+  public HistoryChecker(TableStateStore store) {
     this.store = requireNonNull(store, "store is null");
   }
 
-  public Check check(String catalog, String name, Table table, Instant now) {
-    TableSnapshot snapshot = TableSnapshot.refresh(name, table);
+  /**
+   * @param key the catalog and the table, as the store keys it
+   * @param table the loaded table; refreshed first
+   * @throws dev.floe.core.error.FloeException from the store: when it cannot be read or written, or
+   *     the stored observation is damaged
+   */
+  public Check check(TableKey key, Table table, Instant now) {
+    TableSnapshot snapshot = TableSnapshot.refresh(key.table(), table);
     HistoryObservation observation =
         HistoryObservation.of(
-            name,
+            key.table(),
             now,
             snapshot.metadataLocation(),
             snapshot.currentSnapshotId(),
             snapshot.snapshots());
-    Optional<HistoryObservation> previous = store.read(catalog, name);
+    Optional<HistoryObservation> previous = store.history(key);
     Optional<HistoryVerdict> verdict = Optional.empty();
     if (previous.isPresent()) {
       Set<Long> ids = new HashSet<>();
@@ -54,7 +63,7 @@ public final class HistoryChecker {
       verdict =
           Optional.of(watch.compare(previous.get(), observation, snapshot.metadataLog(), ids));
     }
-    store.write(catalog, observation);
+    store.saveHistory(key, observation);
     return new Check(previous, observation, verdict);
   }
 }

@@ -1,6 +1,7 @@
 package dev.floe.iceberg.maintenance;
 
 import dev.floe.core.error.FloeException;
+import dev.floe.core.state.TableKey;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -16,7 +17,7 @@ public final class MaintenanceTables {
    * @throws FloeException BAD_INPUT when the name is malformed or the table does not exist
    */
   public static Table load(Catalog catalog, String name) {
-    if (name == null || !name.contains(".") || name.startsWith(".") || name.endsWith(".")) {
+    if (!TableKey.isTableName(name)) {
       throw FloeException.badInput(
           "Invalid table name '" + name + "': write it as NAMESPACE.TABLE, e.g. shop.orders.");
     }

@@ -1,5 +1,7 @@
 package dev.floe.iceberg.maintenance;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.floe.core.maintenance.ListedFile;
 import dev.floe.core.maintenance.MaintenanceAction;
 import dev.floe.core.maintenance.MaintenancePolicy;
@@ -15,55 +17,66 @@ import org.apache.iceberg.Table;
 
 /**
  * Removes files under a table's location that nothing the table keeps references and that are older
- * than {@code floe.orphan.min-age}. The location is listed first and the reachable set built after,
- * so a file committed while listing is already in the reachable set.
+ * than {@code floe.orphan.min-age}. The preview lists the location first and builds the reachable
+ * set after, so a file committed while listing is already in the reachable set. The commit builds
+ * the reachable set again and deletes only the previewed orphans it still does not reference, so a
+ * file committed between preview and commit stays. Stateless; see {@link MaintenanceJob}.
  */
-public final class OrphanFileCleaner {
+public final class OrphanFileCleaner implements MaintenanceJob<OrphanFileCleaner.Preview> {
 
-  /** A preview together with the plan it came from. */
-  public record Preview(MaintenancePreview preview, OrphanPlan plan) {}
+  /** A previewed orphan cleanup and the plan it came from. */
+  public record Preview(MaintenancePreview preview, OrphanPlan plan)
+      implements MaintenanceJob.Preview {
+
+    public Preview {
+      requireNonNull(preview, "preview is null");
+      requireNonNull(plan, "plan is null");
+    }
+  }
 
   private final OrphanPlanner planner = new OrphanPlanner();
 
   /**
    * Plans, changes nothing.
    *
-   * @param ageSource where the policy's orphan age came from, for messages
-   * @param force allow an orphan age below one hour
-   * @throws dev.floe.core.error.FloeException BAD_INPUT for gc.enabled=false or an unsafe age
+   * @throws dev.floe.core.error.FloeException BAD_INPUT for gc.enabled=false or an orphan age below
+   *     1h the policy does not accept
    */
-  public Preview preview(
-      String name,
-      Table table,
-      MaintenancePolicy policy,
-      String ageSource,
-      boolean force,
-      Instant now) {
-    policy.requireGcEnabled(name, "remove orphan files");
-    policy.requireSafeOrphanAge(name, ageSource, force);
+  @Override
+  public Preview preview(String name, Table table, MaintenancePolicy policy, Instant now) {
+    policy.requireGcEnabled(name, MaintenanceAction.CLEAN_ORPHANS);
+    policy.requireSafeOrphanAge(name);
     table.refresh();
     List<ListedFile> listed = FileListing.list(name, table.io(), table.location());
     TableSnapshot snapshot = TableSnapshot.refresh(name, table);
-    Set<String> reachable = FileReachability.scan(snapshot.metadata(), table.io()).all();
-    reachable.add(ReachableFileUtil.versionHintLocation(table));
-    OrphanPlan plan =
-        planner.plan(listed, new ReachableLocations(reachable), policy.orphanMinAge(), now);
+    OrphanPlan plan = planner.plan(listed, reachable(snapshot, table), policy.orphanMinAge(), now);
     return new Preview(
         MaintenancePreview.ofOrphans(MaintenanceAction.CLEAN_ORPHANS, name, plan), plan);
   }
 
-  /** Deletes the orphans of a fresh plan; deletes nothing while there are path conflicts. */
-  public MaintenanceOutcome run(
-      String name,
-      Table table,
-      MaintenancePolicy policy,
-      String ageSource,
-      boolean force,
-      Instant now) {
-    Preview preview = preview(name, table, policy, ageSource, force, now);
-    if (preview.preview().blocked()) {
-      return new MaintenanceOutcome(preview.preview(), false, 0, 0, List.of());
+  /**
+   * Deletes the previewed orphans the table still does not reference; deletes nothing for a preview
+   * blocked by path conflicts.
+   *
+   * @throws dev.floe.core.error.FloeException BAD_INPUT when the table now has gc.enabled=false;
+   *     nothing was deleted
+   */
+  @Override
+  public MaintenanceOutcome commit(Table table, Preview preview) {
+    MaintenancePreview shown = preview.preview();
+    if (shown.blocked() || shown.filesToDelete().isEmpty()) {
+      return MaintenanceOutcome.nothingDone(shown);
     }
-    return FileDeleter.delete(table.io(), preview.preview(), false);
+    TableSnapshot current = TableSnapshot.refresh(shown.table(), table);
+    MaintenancePolicy.requireGcEnabled(
+        shown.table(), current.properties(), MaintenanceAction.CLEAN_ORPHANS);
+    return FileDeleter.deleteUnreferenced(table.io(), shown, reachable(current, table), false);
+  }
+
+  /** Everything the metadata keeps, and the version hint of a file-system table. */
+  private static ReachableLocations reachable(TableSnapshot snapshot, Table table) {
+    Set<String> reachable = FileReachability.scan(snapshot.metadata(), table.io()).all();
+    reachable.add(ReachableFileUtil.versionHintLocation(table));
+    return new ReachableLocations(reachable);
   }
 }

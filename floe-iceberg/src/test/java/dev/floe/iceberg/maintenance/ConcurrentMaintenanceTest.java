@@ -55,7 +55,7 @@ class ConcurrentMaintenanceTest {
       while (!writer.isDone() || rounds < 2) {
         try {
           new SnapshotExpirer()
-              .run(
+              .previewAndCommit(
                   "shop.orders",
                   table,
                   MaintenancePolicy.defaults().withMinSnapshots(1),
@@ -92,12 +92,10 @@ class ConcurrentMaintenanceTest {
 
   private static void cleanOrphans(Table table) {
     new OrphanFileCleaner()
-        .run(
+        .previewAndCommit(
             "shop.orders",
             table,
             MaintenancePolicy.defaults().withOrphanMinAge(Duration.ofHours(1)),
-            "test",
-            false,
             Instant.now());
   }
 }

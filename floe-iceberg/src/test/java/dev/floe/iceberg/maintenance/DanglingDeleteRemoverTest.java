@@ -2,6 +2,7 @@ package dev.floe.iceberg.maintenance;
 
 import static dev.floe.iceberg.maintenance.LakeTables.row;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.core.maintenance.FileToDelete;
 import dev.floe.iceberg.FloeCatalog;
@@ -10,6 +11,7 @@ import java.util.List;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.ValidationException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,7 +55,7 @@ class DanglingDeleteRemoverTest {
 
     DanglingDeleteRemover remover = new DanglingDeleteRemover();
     DanglingDeleteRemover.Preview preview = remover.preview("shop.orders", table);
-    MaintenanceOutcome outcome = remover.run("shop.orders", table);
+    MaintenanceOutcome outcome = remover.commit(table, preview);
 
     assertThat(preview.preview().filesToDelete())
         .extracting(FileToDelete::location)
@@ -64,5 +66,55 @@ class DanglingDeleteRemoverTest {
     assertThat(remover.preview("shop.orders", table).preview().filesToDelete()).isEmpty();
     assertThat(LakeTables.rows(table)).isEqualTo(expected);
     LakeTables.assertEveryReferencedFileExists(table);
+  }
+
+  @Test
+  void theCommitRemovesExactlyThePreviewedDeleteFiles() {
+    Table table = LakeTables.create(catalog, "shop.orders", true);
+    DataFile day1 = LakeTables.write(table, List.of(row(1, "a", 1), row(2, "b", 1)));
+    DataFile day2 = LakeTables.write(table, List.of(row(3, "c", 2), row(4, "d", 2)));
+    // Day 3 keeps the oldest data sequence number live: Iceberg's own commits drop delete files
+    // older than every live data file.
+    DataFile day3 = LakeTables.write(table, List.of(row(5, "e", 3)));
+    table.newAppend().appendFile(day1).appendFile(day2).appendFile(day3).commit();
+    DeleteFile deletesDay1 = LakeTables.positionDeletes(table, day1, 0);
+    DeleteFile deletesDay2 = LakeTables.positionDeletes(table, day2, 1);
+    table.newRowDelta().addDeletes(deletesDay1).addDeletes(deletesDay2).commit();
+    table.newDelete().deleteFile(day1).commit();
+    DanglingDeleteRemover remover = new DanglingDeleteRemover();
+
+    DanglingDeleteRemover.Preview preview = remover.preview("shop.orders", table);
+    // After the preview, day 2's data goes too: its delete file dangles now, but was not previewed.
+    table.newDelete().deleteFile(day2).commit();
+    MaintenanceOutcome outcome = remover.commit(table, preview);
+
+    assertThat(preview.preview().filesToDelete())
+        .extracting(FileToDelete::location)
+        .containsExactly(deletesDay1.location());
+    assertThat(outcome.committed()).isTrue();
+    assertThat(remover.preview("shop.orders", table).preview().filesToDelete())
+        .extracting(FileToDelete::location)
+        .containsExactly(deletesDay2.location());
+  }
+
+  @Test
+  void aPreviewedDeleteFileRemovedMeanwhileFailsTheCommit() {
+    Table table = LakeTables.create(catalog, "shop.orders", true);
+    DataFile data = LakeTables.write(table, List.of(row(1, "a", 1), row(2, "b", 1)));
+    DataFile other = LakeTables.write(table, List.of(row(3, "c", 2)));
+    table.newAppend().appendFile(data).appendFile(other).commit();
+    table.newRowDelta().addDeletes(LakeTables.positionDeletes(table, data, 0)).commit();
+    table.newDelete().deleteFile(data).commit();
+    DanglingDeleteRemover remover = new DanglingDeleteRemover();
+    DanglingDeleteRemover.Preview preview = remover.preview("shop.orders", table);
+    assertThat(preview.dangling()).hasSize(1);
+    remover.commit(table, preview);
+    long current = table.currentSnapshot().snapshotId();
+
+    assertThatThrownBy(() -> remover.commit(table, preview))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageStartingWith("Missing required files to delete: ");
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(current);
   }
 }

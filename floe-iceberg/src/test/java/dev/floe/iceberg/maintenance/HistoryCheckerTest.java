@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.floe.core.maintenance.HistoryVerdict;
 import dev.floe.core.maintenance.MaintenancePolicy;
 import dev.floe.core.maintenance.ObservedSnapshot;
+import dev.floe.core.state.TableKey;
 import dev.floe.iceberg.FloeCatalog;
+import dev.floe.iceberg.state.FileTableStateStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HistoryCheckerTest {
 
   private static final TableIdentifier ORDERS = TableIdentifier.parse("shop.orders");
+  private static final TableKey KEY = new TableKey("floe", "shop.orders");
 
   @TempDir Path dataDirectory;
 
@@ -45,7 +48,7 @@ class HistoryCheckerTest {
 
   @Test
   void staleMetadataWrittenBackIsReportedAsARewindWithTheLostSnapshot() {
-    HistoryChecker checker = new HistoryChecker(new HistoryStore(dataDirectory));
+    HistoryChecker checker = new HistoryChecker(new FileTableStateStore(dataDirectory));
     try (FloeCatalog writer = LakeTables.open(dataDirectory);
         FloeCatalog hook = LakeTables.open(dataDirectory)) {
       Table table = LakeTables.create(writer, "shop.orders", false);
@@ -55,11 +58,11 @@ class HistoryCheckerTest {
       LakeTables.append(table, List.of(row(3, "c", 1), row(4, "d", 1), row(5, "e", 1)));
       long lost = table.currentSnapshot().snapshotId();
 
-      HistoryChecker.Check first = checker.check("floe", "shop.orders", table, Instant.now());
+      HistoryChecker.Check first = checker.check(KEY, table, Instant.now());
       writeStaleMetadataBack(hook, cachedByHook);
       Table reloaded = writer.catalog().loadTable(ORDERS);
-      HistoryChecker.Check second = checker.check("floe", "shop.orders", reloaded, Instant.now());
-      HistoryChecker.Check third = checker.check("floe", "shop.orders", reloaded, Instant.now());
+      HistoryChecker.Check second = checker.check(KEY, reloaded, Instant.now());
+      HistoryChecker.Check third = checker.check(KEY, reloaded, Instant.now());
 
       assertThat(first.verdict()).isEmpty();
       assertThat(LakeTables.rows(reloaded)).containsExactly("1:a:1", "2:b:1");
@@ -74,28 +77,28 @@ class HistoryCheckerTest {
 
   @Test
   void commitsAndExpiryBetweenChecksAreIntact() throws Exception {
-    HistoryChecker checker = new HistoryChecker(new HistoryStore(dataDirectory));
+    HistoryChecker checker = new HistoryChecker(new FileTableStateStore(dataDirectory));
     try (FloeCatalog catalog = LakeTables.open(dataDirectory)) {
       Table table = LakeTables.create(catalog, "shop.orders", false);
-      HistoryChecker.Check empty = checker.check("floe", "shop.orders", table, Instant.now());
+      HistoryChecker.Check empty = checker.check(KEY, table, Instant.now());
       LakeTables.append(table, List.of(row(1, "a", 1)));
-      HistoryChecker.Check first = checker.check("floe", "shop.orders", table, Instant.now());
+      HistoryChecker.Check first = checker.check(KEY, table, Instant.now());
       for (int i = 2; i < 6; i++) {
         LakeTables.append(table, List.of(row(i, "r", 1)));
       }
       new SnapshotExpirer()
-          .run(
+          .previewAndCommit(
               "shop.orders",
               table,
               MaintenancePolicy.defaults().withMinSnapshots(2),
               Instant.now().plus(Duration.ofDays(2)));
-      HistoryChecker.Check second = checker.check("floe", "shop.orders", table, Instant.now());
+      HistoryChecker.Check second = checker.check(KEY, table, Instant.now());
 
       assertThat(empty.verdict()).isEmpty();
       assertThat(first.verdict().orElseThrow().status()).isEqualTo(HistoryVerdict.Status.INTACT);
       assertThat(second.current().ancestryTruncated()).isTrue();
       assertThat(second.verdict().orElseThrow().status()).isEqualTo(HistoryVerdict.Status.INTACT);
-      Path state = new HistoryStore(dataDirectory).fileFor("floe", "shop.orders");
+      Path state = new FileTableStateStore(dataDirectory).historyFile(KEY);
       assertThat(state).isEqualTo(dataDirectory.resolve("state/history/floe/shop.orders.history"));
       assertThat(Files.readString(state)).startsWith("floe-history 1\ntable shop.orders\n");
     }

@@ -268,7 +268,8 @@ class MaintenanceSafetyTest {
     private String expire() {
       MaintenancePolicy policy =
           MaintenancePolicy.defaults().withMinSnapshots(1 + random.nextInt(3));
-      new SnapshotExpirer().run("shop.orders", table, policy, now.plus(Duration.ofDays(2)));
+      new SnapshotExpirer()
+          .previewAndCommit("shop.orders", table, policy, now.plus(Duration.ofDays(2)));
       return "expire";
     }
 
@@ -276,13 +277,7 @@ class MaintenanceSafetyTest {
       ageEverythingButPending();
       MaintenanceOutcome outcome =
           new OrphanFileCleaner()
-              .run(
-                  "shop.orders",
-                  table,
-                  MaintenancePolicy.defaults(),
-                  "floe.orphan.min-age",
-                  false,
-                  now);
+              .previewAndCommit("shop.orders", table, MaintenancePolicy.defaults(), now);
       assertThat(outcome.preview().blockers()).isEmpty();
       assertThat(outcome.failedDeletes()).isEmpty();
       for (String location : abandoned) {
@@ -296,7 +291,7 @@ class MaintenanceSafetyTest {
       ageEverythingButPending();
       MaintenancePolicy policy =
           MaintenancePolicy.defaults().withRetainedMetadataVersions(random.nextInt(3));
-      new MetadataCleaner().run("shop.orders", table, policy, "floe.orphan.min-age", false, now);
+      new MetadataCleaner().previewAndCommit("shop.orders", table, policy, now);
       return "metadata";
     }
 

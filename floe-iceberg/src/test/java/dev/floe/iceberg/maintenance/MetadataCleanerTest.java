@@ -2,6 +2,7 @@ package dev.floe.iceberg.maintenance;
 
 import static dev.floe.iceberg.maintenance.LakeTables.row;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.core.maintenance.FileToDelete;
 import dev.floe.core.maintenance.MaintenancePolicy;
@@ -50,7 +51,7 @@ class MetadataCleanerTest {
       LakeTables.append(table, List.of(row(i, "r" + i, 1)));
     }
     new SnapshotExpirer()
-        .run(
+        .previewAndCommit(
             "shop.orders",
             table,
             MaintenancePolicy.defaults().withMinSnapshots(2),
@@ -65,7 +66,7 @@ class MetadataCleanerTest {
             .withRetainedMetadataVersions(1);
 
     MaintenanceOutcome outcome =
-        new MetadataCleaner().run("shop.orders", table, policy, "floe.orphan.min-age", false, now);
+        new MetadataCleaner().previewAndCommit("shop.orders", table, policy, now);
 
     assertThat(outcome.preview().filesToDelete())
         .extracting(FileToDelete::location)
@@ -79,6 +80,32 @@ class MetadataCleanerTest {
   }
 
   @Test
+  void gcDisabledBetweenPreviewAndCommitDeletesNothing() throws Exception {
+    Table table = LakeTables.create(catalog, "shop.orders", false);
+    for (int i = 0; i < 4; i++) {
+      LakeTables.append(table, List.of(row(i, "r" + i, 1)));
+    }
+    LakeTables.ageAll(LakeTables.tableDirectory(table), now.minus(Duration.ofDays(10)));
+    MetadataCleaner cleaner = new MetadataCleaner();
+    MetadataCleaner.Preview preview =
+        cleaner.preview(
+            "shop.orders",
+            table,
+            MaintenancePolicy.defaults().withRetainedMetadataVersions(0),
+            now);
+    table.updateProperties().set("gc.enabled", "false").commit();
+    long before = metadataJsonFiles(table);
+
+    assertThatThrownBy(() -> cleaner.commit(table, preview))
+        .hasMessage(
+            "Table shop.orders has gc.enabled=false: its files may be shared with another table,"
+                + " so Floe will not clean metadata files. Nothing was changed. If the table owns"
+                + " all its files, set the table property gc.enabled=true.");
+    assertThat(preview.preview().filesToDelete()).isNotEmpty();
+    assertThat(metadataJsonFiles(table)).isEqualTo(before);
+  }
+
+  @Test
   void youngMetadataFilesStay() throws Exception {
     Table table = LakeTables.create(catalog, "shop.orders", false);
     table.updateProperties().set("write.metadata.previous-versions-max", "1").commit();
@@ -89,12 +116,10 @@ class MetadataCleanerTest {
 
     MaintenanceOutcome outcome =
         new MetadataCleaner()
-            .run(
+            .previewAndCommit(
                 "shop.orders",
                 table,
                 MaintenancePolicy.fromProperties("shop.orders", table.properties()),
-                "floe.orphan.min-age",
-                false,
                 now);
 
     assertThat(outcome.deletedFiles()).isZero();

@@ -54,10 +54,8 @@ class OrphanFileCleanerTest {
     DataFile inFlight = LakeTables.write(table, List.of(row(9, "uncommitted", 1)));
     MaintenancePolicy policy = MaintenancePolicy.defaults();
 
-    OrphanFileCleaner.Preview preview =
-        cleaner.preview("shop.orders", table, policy, "floe.orphan.min-age", false, now);
-    MaintenanceOutcome outcome =
-        cleaner.run("shop.orders", table, policy, "floe.orphan.min-age", false, now);
+    OrphanFileCleaner.Preview preview = cleaner.preview("shop.orders", table, policy, now);
+    MaintenanceOutcome outcome = cleaner.previewAndCommit("shop.orders", table, policy, now);
 
     assertThat(preview.preview().filesToDelete())
         .extracting(file -> FileLocationsForTest.path(file.location()))
@@ -74,6 +72,31 @@ class OrphanFileCleanerTest {
     // The writer can still commit its files.
     table.newAppend().appendFile(inFlight).commit();
     assertThat(LakeTables.rows(table)).containsExactly("1:a:1", "2:b:2", "9:uncommitted:1");
+    LakeTables.assertEveryReferencedFileExists(table);
+  }
+
+  @Test
+  void aFileCommittedBetweenPreviewAndCommitIsNotDeleted() throws Exception {
+    Table table = LakeTables.create(catalog, "shop.orders", false);
+    LakeTables.append(table, List.of(row(1, "a", 1)));
+    DataFile late = LakeTables.write(table, List.of(row(2, "late", 1)));
+    Path stray = LakeTables.tableDirectory(table).resolve("data/stray.parquet");
+    Files.writeString(stray, "not iceberg");
+    LakeTables.ageAll(LakeTables.tableDirectory(table), longAgo);
+
+    OrphanFileCleaner.Preview preview =
+        cleaner.preview("shop.orders", table, MaintenancePolicy.defaults(), now);
+    // A slow writer commits its old file after the preview.
+    table.newAppend().appendFile(late).commit();
+    MaintenanceOutcome outcome = cleaner.commit(table, preview);
+
+    assertThat(preview.preview().filesToDelete()).hasSize(2);
+    assertThat(outcome.deletedFiles()).isEqualTo(1);
+    assertThat(outcome.stillReferenced())
+        .extracting(FileLocationsForTest::path)
+        .containsExactly(FileLocationsForTest.path(late.location()));
+    assertThat(stray).doesNotExist();
+    assertThat(LakeTables.rows(table)).containsExactly("1:a:1", "2:late:1");
     LakeTables.assertEveryReferencedFileExists(table);
   }
 
@@ -99,8 +122,7 @@ class OrphanFileCleanerTest {
     LakeTables.ageAll(LakeTables.tableDirectory(table), longAgo);
 
     MaintenanceOutcome outcome =
-        cleaner.run(
-            "shop.orders", table, MaintenancePolicy.defaults(), "floe.orphan.min-age", false, now);
+        cleaner.previewAndCommit("shop.orders", table, MaintenancePolicy.defaults(), now);
 
     assertThat(outcome.preview().filesToDelete()).isEmpty();
     assertThat(statistics).exists();
@@ -109,18 +131,21 @@ class OrphanFileCleanerTest {
   }
 
   @Test
-  void anAgeBelowOneHourIsRefusedUnlessForced() {
+  void anAgeBelowOneHourIsRefusedUnlessAccepted() {
     Table table = LakeTables.create(catalog, "shop.orders", false);
     MaintenancePolicy policy =
         MaintenancePolicy.defaults().withOrphanMinAge(Duration.ofMinutes(10));
 
-    assertThatThrownBy(() -> cleaner.run("shop.orders", table, policy, "--older-than", false, now))
+    assertThatThrownBy(() -> cleaner.preview("shop.orders", table, policy, now))
         .isInstanceOf(FloeException.class)
         .hasMessage(
-            "Table shop.orders: --older-than is 10m, below the safe minimum of 1h: files a writer"
-                + " has written but not yet committed would be deleted. Nothing was changed. Use"
-                + " 1h or more, or add --force if no writer can be running.");
-    assertThat(cleaner.run("shop.orders", table, policy, "--older-than", true, now).deletedFiles())
+            "Table shop.orders: floe.orphan.min-age is 10m, below the safe minimum of 1h: files a"
+                + " writer has written but not yet committed would be deleted. Nothing was"
+                + " changed. Use 1h or more.");
+    assertThat(
+            cleaner
+                .previewAndCommit("shop.orders", table, policy.acceptingUnsafeOrphanAge(), now)
+                .deletedFiles())
         .isZero();
   }
 
@@ -131,12 +156,10 @@ class OrphanFileCleanerTest {
 
     assertThatThrownBy(
             () ->
-                cleaner.run(
+                cleaner.previewAndCommit(
                     "shop.orders",
                     table,
                     MaintenancePolicy.fromProperties("shop.orders", table.properties()),
-                    "floe.orphan.min-age",
-                    false,
                     now))
         .hasMessage(
             "Table shop.orders has gc.enabled=false: its files may be shared with another table,"
@@ -153,8 +176,7 @@ class OrphanFileCleanerTest {
     LakeTables.age(stray.toUri().toString(), longAgo);
 
     OrphanFileCleaner.Preview preview =
-        cleaner.preview(
-            "shop.orders", table, MaintenancePolicy.defaults(), "floe.orphan.min-age", false, now);
+        cleaner.preview("shop.orders", table, MaintenancePolicy.defaults(), now);
 
     assertThat(preview.preview().filesToDelete())
         .extracting(FileToDelete::sizeBytes)

@@ -4,6 +4,7 @@ import static dev.floe.iceberg.maintenance.LakeTables.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.core.error.ErrorCategory;
 import dev.floe.core.error.FloeException;
 import dev.floe.core.maintenance.FileToDelete;
 import dev.floe.core.maintenance.MaintenancePolicy;
@@ -14,6 +15,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -57,7 +61,7 @@ class SnapshotExpirerTest {
     long current = table.currentSnapshot().snapshotId();
 
     SnapshotExpirer.Preview preview = expirer.preview("shop.orders", table, keepLast(2), later);
-    MaintenanceOutcome outcome = expirer.run("shop.orders", table, keepLast(2), later);
+    MaintenanceOutcome outcome = expirer.previewAndCommit("shop.orders", table, keepLast(2), later);
 
     assertThat(preview.preview().snapshotsToExpire()).hasSize(2);
     assertThat(outcome.preview().filesToDelete())
@@ -76,14 +80,98 @@ class SnapshotExpirerTest {
     LakeTables.assertEveryReferencedFileExists(table);
   }
 
+  private static Set<Long> snapshotIds(Table table) {
+    table.refresh();
+    return StreamSupport.stream(table.snapshots().spliterator(), false)
+        .map(Snapshot::snapshotId)
+        .collect(Collectors.toSet());
+  }
+
+  @Test
+  void aSnapshotCommittedBetweenPreviewAndCommitIsNotExpired() {
+    Table table = LakeTables.create(catalog, "shop.orders", false);
+    LakeTables.append(table, List.of(row(1, "a", 1)));
+    long first = table.currentSnapshot().snapshotId();
+    LakeTables.append(table, List.of(row(2, "b", 1)));
+    long second = table.currentSnapshot().snapshotId();
+    LakeTables.append(table, List.of(row(3, "c", 1)));
+    long third = table.currentSnapshot().snapshotId();
+
+    SnapshotExpirer.Preview preview = expirer.preview("shop.orders", table, keepLast(1), later);
+    LakeTables.append(table, List.of(row(4, "d", 1)));
+    long fourth = table.currentSnapshot().snapshotId();
+    MaintenanceOutcome outcome = expirer.commit(table, preview);
+
+    assertThat(preview.plan().expiredIds()).containsExactly(first, second);
+    assertThat(outcome.committed()).isTrue();
+    // A fresh plan would expire the third snapshot too; the commit lands only the preview.
+    assertThat(snapshotIds(table)).containsExactlyInAnyOrder(third, fourth);
+    assertThat(outcome.deletedFiles()).isEqualTo(preview.preview().filesToDelete().size());
+    assertThat(outcome.stillReferenced()).isEmpty();
+    assertThat(LakeTables.rows(table)).containsExactly("1:a:1", "2:b:1", "3:c:1", "4:d:1");
+    LakeTables.assertEveryReferencedFileExists(table);
+  }
+
+  @Test
+  void aPreviewedFileThatASnapshotReachesAgainAtCommitTimeIsKept() {
+    Table table = LakeTables.create(catalog, "shop.orders", false);
+    DataFile file = LakeTables.write(table, List.of(row(1, "a", 1)));
+    table.newAppend().appendFile(file).commit();
+    table.newDelete().deleteFile(file).commit();
+    LakeTables.append(table, List.of(row(2, "b", 1)));
+
+    SnapshotExpirer.Preview preview = expirer.preview("shop.orders", table, keepLast(1), later);
+    // Another writer adds the very file back before the commit.
+    table.newAppend().appendFile(file).commit();
+    MaintenanceOutcome outcome = expirer.commit(table, preview);
+
+    assertThat(preview.preview().filesToDelete())
+        .extracting(FileToDelete::location)
+        .contains(file.location());
+    assertThat(outcome.stillReferenced()).contains(file.location());
+    assertThat(table.io().newInputFile(file.location()).exists()).isTrue();
+    assertThat(LakeTables.rows(table)).containsExactly("1:a:1", "2:b:1");
+    LakeTables.assertEveryReferencedFileExists(table);
+  }
+
+  @Test
+  void aPreviewedSnapshotTheTableNowKeepsFailsTheCommitAndNothingChanges() {
+    Table table = LakeTables.create(catalog, "shop.orders", false);
+    LakeTables.append(table, List.of(row(1, "a", 1)));
+    long first = table.currentSnapshot().snapshotId();
+    LakeTables.append(table, List.of(row(2, "b", 1)));
+
+    SnapshotExpirer.Preview preview = expirer.preview("shop.orders", table, keepLast(1), later);
+    table.manageSnapshots().createTag("audit", first).commit();
+    Set<Long> before = snapshotIds(table);
+
+    assertThatThrownBy(() -> expirer.commit(table, preview))
+        .isInstanceOf(FloeException.class)
+        .hasMessage(
+            "Table shop.orders changed since the preview: snapshot "
+                + first
+                + " is now kept (a branch or tag points to it). Nothing was changed. Preview"
+                + " again.")
+        .extracting(e -> ((FloeException) e).category())
+        .isEqualTo(ErrorCategory.COMMIT_CONFLICT);
+    assertThat(snapshotIds(table)).isEqualTo(before);
+    preview
+        .preview()
+        .filesToDelete()
+        .forEach(
+            previewed ->
+                assertThat(table.io().newInputFile(previewed.location()).exists()).isTrue());
+  }
+
   @Test
   void youngSnapshotsAndTheCurrentOneStay() {
     Table table = LakeTables.create(catalog, "shop.orders", false);
     LakeTables.append(table, List.of(row(1, "a", 1)));
     LakeTables.append(table, List.of(row(2, "b", 1)));
 
-    MaintenanceOutcome young = expirer.run("shop.orders", table, keepLast(1), Instant.now());
-    MaintenanceOutcome old = expirer.run("shop.orders", table, keepLast(1), later);
+    MaintenanceOutcome young =
+        expirer.previewAndCommit("shop.orders", table, keepLast(1), Instant.now());
+    MaintenanceOutcome old = expirer.previewAndCommit("shop.orders", table, keepLast(1), later);
 
     assertThat(young.committed()).isFalse();
     assertThat(young.preview().snapshotsToExpire()).isEmpty();
@@ -108,7 +196,7 @@ class SnapshotExpirerTest {
     LakeTables.append(table, List.of(row(3, "c", 1)));
     LakeTables.append(table, List.of(row(4, "d", 1)));
 
-    expirer.run("shop.orders", table, keepLast(1), later);
+    expirer.previewAndCommit("shop.orders", table, keepLast(1), later);
 
     table.refresh();
     assertThat(table.snapshot(tagged)).isNotNull();
@@ -132,7 +220,7 @@ class SnapshotExpirerTest {
     LakeTables.append(table, List.of(row(2, "b", 1)));
     LakeTables.append(table, List.of(row(3, "c", 1)));
 
-    expirer.run("shop.orders", table, keepLast(1), later);
+    expirer.previewAndCommit("shop.orders", table, keepLast(1), later);
 
     table.refresh();
     assertThat(table.snapshots()).hasSize(3);
@@ -154,7 +242,7 @@ class SnapshotExpirerTest {
     MaintenancePolicy policy =
         MaintenancePolicy.fromProperties("shop.orders", table.properties()).withMinSnapshots(1);
 
-    assertThatThrownBy(() -> expirer.run("shop.orders", table, policy, later))
+    assertThatThrownBy(() -> expirer.previewAndCommit("shop.orders", table, policy, later))
         .isInstanceOf(FloeException.class)
         .hasMessageStartingWith("Table shop.orders has gc.enabled=false");
     table.refresh();
@@ -169,7 +257,7 @@ class SnapshotExpirerTest {
     }
     table.updateProperties().set("history.expire.min-snapshots-to-keep", "3").commit();
 
-    expirer.run(
+    expirer.previewAndCommit(
         "shop.orders",
         table,
         MaintenancePolicy.fromProperties("shop.orders", table.properties()),

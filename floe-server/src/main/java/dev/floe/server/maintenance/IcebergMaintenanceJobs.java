@@ -8,7 +8,10 @@ import dev.floe.iceberg.maintenance.SnapshotExpirer;
 import java.time.Instant;
 import org.apache.iceberg.Table;
 
-/** The maintenance jobs the one-shot commands run, for the keeper's loop. */
+/**
+ * The maintenance jobs the one-shot commands run, for the keeper's loop: each previews and commits
+ * exactly that preview.
+ */
 public final class IcebergMaintenanceJobs implements MaintenanceLoop.Jobs {
 
   private final SnapshotExpirer expirer = new SnapshotExpirer();
@@ -18,18 +21,18 @@ public final class IcebergMaintenanceJobs implements MaintenanceLoop.Jobs {
   @Override
   public MaintenanceOutcome expire(
       String name, Table table, MaintenancePolicy policy, Instant now) {
-    return expirer.run(name, table, policy, now);
+    return expirer.previewAndCommit(name, table, policy, now);
   }
 
   @Override
   public MaintenanceOutcome cleanMetadata(
       String name, Table table, MaintenancePolicy policy, Instant now) {
-    return metadataCleaner.run(name, table, policy, MaintenancePolicy.ORPHAN_MIN_AGE, false, now);
+    return metadataCleaner.previewAndCommit(name, table, policy, now);
   }
 
   @Override
   public MaintenanceOutcome cleanOrphans(
       String name, Table table, MaintenancePolicy policy, Instant now) {
-    return orphanCleaner.run(name, table, policy, MaintenancePolicy.ORPHAN_MIN_AGE, false, now);
+    return orphanCleaner.previewAndCommit(name, table, policy, now);
   }
 }

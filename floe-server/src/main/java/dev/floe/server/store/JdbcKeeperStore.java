@@ -396,6 +396,11 @@ public final class JdbcKeeperStore implements KeeperStore {
   }
 
   @Override
+  public String historyLocation(TableKey key) {
+    return "the keeper store " + description + " (keeper_history)";
+  }
+
+  @Override
   public synchronized void prune(Instant before) {
     for (String sql :
         List.of(

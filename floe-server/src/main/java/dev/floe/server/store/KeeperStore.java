@@ -1,8 +1,7 @@
 package dev.floe.server.store;
 
-import dev.floe.core.maintenance.HistoryObservation;
-import dev.floe.core.optimize.OptimizeFailures;
 import dev.floe.core.state.TableKey;
+import dev.floe.core.state.TableStateStore;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -13,7 +12,7 @@ import java.util.Optional;
  * observation. Implementations are thread-safe; every method blocks on the database and throws
  * {@link dev.floe.core.error.FloeException} (SOURCE_UNAVAILABLE) when it cannot be reached.
  */
-public interface KeeperStore extends AutoCloseable {
+public interface KeeperStore extends TableStateStore, AutoCloseable {
 
   /** Every table the keeper knows. */
   List<TableRecord> tables();
@@ -36,14 +35,6 @@ public interface KeeperStore extends AutoCloseable {
 
   /** The newest events, newest first; of one table when {@code table} is given. */
   List<KeeperEvent> events(Optional<TableKey> table, int limit);
-
-  OptimizeFailures optimizeFailures(TableKey key);
-
-  void saveOptimizeFailures(TableKey key, OptimizeFailures failures);
-
-  Optional<HistoryObservation> history(TableKey key);
-
-  void saveHistory(TableKey key, HistoryObservation observation);
 
   /** Deletes runs and events older than {@code before}. */
   void prune(Instant before);
