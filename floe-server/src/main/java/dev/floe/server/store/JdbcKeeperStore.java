@@ -100,7 +100,13 @@ public final class JdbcKeeperStore implements KeeperStore {
     }
     JdbcKeeperStore store =
         new JdbcKeeperStore(jdbcUrl, properties, dialect, "at " + withoutQuery(jdbcUrl));
-    store.migrate();
+    try {
+      store.migrate();
+    } catch (RuntimeException e) {
+      // a refused store (newer schema, failed migration) must not keep its connection open
+      store.close();
+      throw e;
+    }
     return store;
   }
 
