@@ -24,6 +24,7 @@ public final class BenchMain {
           new SyncSnapshotBenchmark(),
           new SyncFreshnessBenchmark(),
           new OptimizeBenchmark(),
+          new KeeperRefreshBenchmark(),
           new OrphanPlanningBenchmark(),
           new VerifyBenchmark());
 

@@ -191,8 +191,13 @@ public final class DiscoveryLoop implements Runnable {
     if (listedLocation.isEmpty() || !listedLocation.equals(record.metadataLocation())) {
       return true;
     }
+    // Backoff and failed tables wait for their retry time; idle ones for their next interval
+    // trigger (the retry time holds it; none means nothing comes due by time alone).
     boolean waiting =
         record.status() == TableStatus.BACKOFF || record.status() == TableStatus.FAILED;
+    if (record.status() == TableStatus.IDLE) {
+      return record.retryAt().map(at -> !at.isAfter(now)).orElse(false);
+    }
     return waiting && record.retryAt().map(at -> !at.isAfter(now)).orElse(true);
   }
 }

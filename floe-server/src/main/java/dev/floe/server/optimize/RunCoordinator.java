@@ -106,8 +106,10 @@ public final class RunCoordinator {
     try {
       task.run().run().commit(task.task(), result);
     } catch (RuntimeException e) {
-      LOG.warn("committing task {} of {} failed", taskId, task.table(), e);
-      task.run().run().abandon(task.task(), "commit failed (" + e + ")", result);
+      // The committer handles conflicts and unknown states itself; anything else may have come
+      // after the commit landed, so the files are kept (orphan cleanup finds them if not).
+      LOG.error("committing task {} of {} failed unexpectedly", taskId, task.table(), e);
+      task.run().run().abandon(task.task(), "commit failed (" + e + ")", null);
     }
     settleIfDone(task.run());
     return true;

@@ -166,6 +166,13 @@ public final class TableEvaluator implements AutoCloseable {
           if (record.status() == TableStatus.FAILED) {
             scanned = scanned.withFailures(0, Optional.empty(), Optional.empty());
           }
+          if (next == TableStatus.IDLE) {
+            // Time-based triggers (minor.max-interval-ms, full.interval-ms) come due without any
+            // change to the table: look again then, or a quiet table keeps its stragglers.
+            scanned =
+                scanned.withFailures(
+                    scanned.consecutiveFailures(), scanned.lastError(), nextDue(preview, now));
+          }
           return scanned.withStatus(next);
         });
   }
@@ -180,6 +187,40 @@ public final class TableEvaluator implements AutoCloseable {
               : planned(preview);
       default -> planned(preview);
     };
+  }
+
+  /**
+   * When the planner's interval triggers next come due for an idle table: the last optimize (or
+   * full rewrite) plus its interval, never before a full interval from now once it has passed
+   * without work (nothing qualified then).
+   */
+  static Optional<Instant> nextDue(OptimizeJob.Preview preview, Instant now) {
+    Optional<Instant> next = Optional.empty();
+    next =
+        earliest(
+            next, due(preview.policy().minorMaxInterval(), preview.state().lastOptimize(), now));
+    next =
+        earliest(
+            next, due(preview.policy().fullInterval(), preview.state().lastFullRewrite(), now));
+    return next;
+  }
+
+  private static Optional<Instant> due(Duration interval, Optional<Instant> last, Instant now) {
+    if (interval.isZero() || interval.isNegative()) {
+      return Optional.empty();
+    }
+    Instant at = last.orElse(now).plus(interval);
+    return Optional.of(at.isAfter(now) ? at : now.plus(interval));
+  }
+
+  private static Optional<Instant> earliest(Optional<Instant> a, Optional<Instant> b) {
+    if (a.isEmpty()) {
+      return b;
+    }
+    if (b.isEmpty()) {
+      return a;
+    }
+    return a.get().isBefore(b.get()) ? a : b;
   }
 
   private static TableStatus planned(OptimizeJob.Preview preview) {
