@@ -124,10 +124,14 @@ final class KeeperRefreshBenchmark implements Benchmark {
         }
         double commitSeen = (System.nanoTime() - start) / 1e3 / 1e3;
 
-        measurements.add(new BenchmarkResult.Measurement("no-change refresh (median of 5)", noChange, "ms"));
+        measurements.add(
+            new BenchmarkResult.Measurement("no-change refresh (median of 5)", noChange, "ms"));
         measurements.add(new BenchmarkResult.Measurement("heap used after GC", heapMiB, "MiB"));
-        measurements.add(new BenchmarkResult.Measurement("list and load " + loaded + " tables", loadEvery, "ms"));
-        measurements.add(new BenchmarkResult.Measurement("commit to re-evaluation", commitSeen, "ms"));
+        measurements.add(
+            new BenchmarkResult.Measurement(
+                "list and load " + loaded + " tables", loadEvery, "ms"));
+        measurements.add(
+            new BenchmarkResult.Measurement("commit to re-evaluation", commitSeen, "ms"));
         return new BenchmarkResult(
             measurements,
             List.of(
@@ -162,8 +166,7 @@ final class KeeperRefreshBenchmark implements Benchmark {
                 TableIdentifier.of(namespace, "t0"),
                 schema,
                 PartitionSpec.unpartitioned(),
-                Map.of(
-                    TableProperties.FORMAT_VERSION, "2", MaintenanceLoop.ENABLED, "false"));
+                Map.of(TableProperties.FORMAT_VERSION, "2", MaintenanceLoop.ENABLED, "false"));
     String metadata = ((HasTableOperations) first).operations().current().metadataFileLocation();
     for (int i = 1; i < tables; i++) {
       catalog.catalog().registerTable(TableIdentifier.of(namespace, "t" + i), metadata);

@@ -72,62 +72,60 @@ final class OptimizeCommand implements Callable<Integer> {
     TableIdentifier identifier = identifier(table);
     Clock clock = floe.context().clock();
     FloeCatalog catalog = floe.context().catalog();
-    {
-      if (!catalog.catalog().tableExists(identifier)) {
-        throw FloeException.badInput(
-            "Table "
-                + identifier
-                + " does not exist in catalog '"
-                + catalog.name()
-                + "'. Give it as NAMESPACE.TABLE, e.g. shop.orders.");
-      }
-      Table loaded = catalog.catalog().loadTable(identifier);
-      String name = identifier.toString();
-      OptimizeTableCheck.check(name, loaded);
-      OptimizePolicy policy = OptimizePolicy.fromProperties(name, loaded.properties());
-      if (budget != null) {
-        policy = policy.withBudgetBytes(parseBytes(budget));
-      }
-      TableStateStore stateStore = floe.context().stateStore();
-      TableKey key = new TableKey(catalog.name(), name);
-      OptimizeFailures failures = stateStore.optimizeFailures(key);
-
-      OptimizeJob job = new OptimizeJob(floe.context().spillDirectory());
-      OptimizeJob.Preview preview = job.preview(name, loaded, policy, failures, clock.instant());
-      TableState before = preview.state();
-      out.println(
+    if (!catalog.catalog().tableExists(identifier)) {
+      throw FloeException.badInput(
           "Table "
-              + name
-              + before
-                  .snapshot()
-                  .map(snapshot -> " at snapshot " + snapshot.snapshotId())
-                  .orElse(" (no snapshot yet)"));
-      printHealth(out, "Health", before);
-      if (!policy.enabled()) {
-        out.println(
-            "Optimize is disabled for this table ("
-                + OptimizePolicy.ENABLED
-                + "=false); nothing to do.");
-        return ExitCodes.OK;
-      }
-      OptimizePlan plan = preview.plan();
-      printPlan(out, plan);
-      if (plan.isEmpty()) {
-        out.println("Nothing to do.");
-        return ExitCodes.OK;
-      }
-      if (dryRun) {
-        out.println("Dry run: nothing was changed.");
-        return ExitCodes.OK;
-      }
-      out.flush();
-      OptimizeResult result = job.run(loaded, preview);
-      stateStore.saveOptimizeFailures(key, result.updateFailures(failures, clock.instant()));
-      printResult(out, result);
-      loaded.refresh();
-      printHealth(out, "After", job.scan(name, loaded, policy));
-      return result.succeeded() ? ExitCodes.OK : ExitCodes.PROBLEM_FOUND;
+              + identifier
+              + " does not exist in catalog '"
+              + catalog.name()
+              + "'. Give it as NAMESPACE.TABLE, e.g. shop.orders.");
     }
+    Table loaded = catalog.catalog().loadTable(identifier);
+    String name = identifier.toString();
+    OptimizeTableCheck.check(name, loaded);
+    OptimizePolicy policy = OptimizePolicy.fromProperties(name, loaded.properties());
+    if (budget != null) {
+      policy = policy.withBudgetBytes(parseBytes(budget));
+    }
+    TableStateStore stateStore = floe.context().stateStore();
+    TableKey key = new TableKey(catalog.name(), name);
+    OptimizeFailures failures = stateStore.optimizeFailures(key);
+
+    OptimizeJob job = new OptimizeJob(floe.context().spillDirectory());
+    OptimizeJob.Preview preview = job.preview(name, loaded, policy, failures, clock.instant());
+    TableState before = preview.state();
+    out.println(
+        "Table "
+            + name
+            + before
+                .snapshot()
+                .map(snapshot -> " at snapshot " + snapshot.snapshotId())
+                .orElse(" (no snapshot yet)"));
+    printHealth(out, "Health", before);
+    if (!policy.enabled()) {
+      out.println(
+          "Optimize is disabled for this table ("
+              + OptimizePolicy.ENABLED
+              + "=false); nothing to do.");
+      return ExitCodes.OK;
+    }
+    OptimizePlan plan = preview.plan();
+    printPlan(out, plan);
+    if (plan.isEmpty()) {
+      out.println("Nothing to do.");
+      return ExitCodes.OK;
+    }
+    if (dryRun) {
+      out.println("Dry run: nothing was changed.");
+      return ExitCodes.OK;
+    }
+    out.flush();
+    OptimizeResult result = job.run(loaded, preview);
+    stateStore.saveOptimizeFailures(key, result.updateFailures(failures, clock.instant()));
+    printResult(out, result);
+    loaded.refresh();
+    printHealth(out, "After", job.scan(name, loaded, policy));
+    return result.succeeded() ? ExitCodes.OK : ExitCodes.PROBLEM_FOUND;
   }
 
   static TableIdentifier identifier(String text) {

@@ -34,6 +34,7 @@ class FloeCommandTest {
             "clean-metadata",
             "remove-dangling-deletes",
             "check-history",
+            "serve",
             "sql");
   }
 
@@ -52,6 +53,7 @@ class FloeCommandTest {
             "clean-metadata",
             "remove-dangling-deletes",
             "check-history",
+            "serve",
             "sql")) {
       CliRun run = CliRun.run(directory, command, "--help");
 
