@@ -157,8 +157,10 @@ final class KeeperRefreshBenchmark implements Benchmark {
     ((SupportsNamespaces) catalog.catalog()).createNamespace(namespace);
     Schema schema =
         new Schema(
-            Types.NestedField.required(1, "id", Types.LongType.get()),
-            Types.NestedField.optional(2, "payload", Types.StringType.get()));
+            List.of(
+                Types.NestedField.required(1, "id", Types.LongType.get()),
+                Types.NestedField.optional(2, "payload", Types.StringType.get())),
+            java.util.Set.of(1));
     Table first =
         catalog
             .catalog()

@@ -2,6 +2,8 @@ package dev.floe.server.optimize;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.floe.core.error.ErrorCategory;
+import dev.floe.core.error.FloeException;
 import dev.floe.core.optimize.OptimizeFailures;
 import dev.floe.core.optimize.OptimizePolicy;
 import dev.floe.core.optimize.PartitionState;
@@ -133,7 +135,7 @@ public final class TableEvaluator implements AutoCloseable {
     KeptCatalog catalog = catalogs.get(key.catalog());
     Instant now = clock.instant();
     Table table;
-    String location;
+    String location = null;
     OptimizeJob.Preview preview;
     try {
       table = catalog.catalog().catalog().loadTable(TableIdentifier.parse(key.table()));
@@ -146,17 +148,18 @@ public final class TableEvaluator implements AutoCloseable {
       OptimizeFailures failures = store.optimizeFailures(key);
       preview = job.preview(key.table(), table, policy, failures, now);
     } catch (RuntimeException e) {
-      failed(key, now, e);
+      failed(key, Optional.ofNullable(location), now, e);
       return;
     }
     PartitionState totals = preview.state().totals();
     evaluated.put(key, new Evaluated(table, preview));
+    String scannedLocation = location;
     registry.update(
         key,
         record -> {
           TableRecord scanned =
               record.withScan(
-                  location,
+                  scannedLocation,
                   preview.state().healthScore(),
                   totals.dataFiles(),
                   totals.smallFiles(),
@@ -230,15 +233,26 @@ public final class TableEvaluator implements AutoCloseable {
     return preview.plan().isEmpty() ? TableStatus.IDLE : TableStatus.PENDING;
   }
 
-  private void failed(TableKey key, Instant now, RuntimeException error) {
+  /**
+   * Marks the table failed with the reason. The metadata location it failed on is kept, so an
+   * unchanged failed table waits for its retry time instead of being evaluated on every refresh.
+   */
+  private void failed(
+      TableKey key, Optional<String> location, Instant now, RuntimeException error) {
     String reason = error.getMessage() == null ? error.toString() : error.getMessage();
-    LOG.warn("evaluating {} failed: {}", key, reason, error);
+    if (error instanceof FloeException floe && floe.category() == ErrorCategory.BAD_INPUT) {
+      LOG.warn("evaluating {} failed: {}", key, reason); // explained; no stack trace needed
+    } else {
+      LOG.warn("evaluating {} failed: {}", key, reason, error);
+    }
     evaluated.remove(key);
     Optional<TableRecord> before = registry.get(key);
     registry.update(
         key,
         record ->
-            record
+            location
+                .map(record::withMetadataLocation)
+                .orElse(record)
                 .withFailures(
                     record.consecutiveFailures(),
                     Optional.of(reason),

@@ -159,6 +159,26 @@ public record TableRecord(
         lastOrphanCleanAt);
   }
 
+  /** The metadata location last looked at, without new figures (its evaluation failed). */
+  public TableRecord withMetadataLocation(String location) {
+    return new TableRecord(
+        key,
+        status,
+        Optional.of(location),
+        health,
+        dataFiles,
+        smallFiles,
+        deleteFiles,
+        backlogBytes,
+        lastOptimizedAt,
+        consecutiveFailures,
+        lastError,
+        retryAt,
+        lastExpireAt,
+        lastMetadataCleanAt,
+        lastOrphanCleanAt);
+  }
+
   /** Forgets the evaluated metadata location, so the next refresh evaluates the table again. */
   public TableRecord withoutMetadataLocation() {
     return new TableRecord(
