@@ -406,8 +406,4 @@ public final class KeeperService implements AutoCloseable {
   public Optional<KeptCatalog> catalog(String name) {
     return Optional.ofNullable(catalogs.get(name));
   }
-
-  Clock clock() {
-    return clock;
-  }
 }

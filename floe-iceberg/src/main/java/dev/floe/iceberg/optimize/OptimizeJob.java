@@ -78,11 +78,6 @@ public final class OptimizeJob {
       requireNonNull(partition, "partition is null");
       requireNonNull(group, "group is null");
     }
-
-    /** Bytes the task reads. */
-    public long inputBytes() {
-      return group.inputBytes();
-    }
   }
 
   /**
