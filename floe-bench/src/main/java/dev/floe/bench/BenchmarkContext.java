@@ -3,6 +3,7 @@ package dev.floe.bench;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,5 +28,15 @@ record BenchmarkContext(Path scratchDirectory, Map<String, String> parameters) {
       throw new IllegalArgumentException(
           "--" + name + " must be a whole number, got '" + value + "'");
     }
+  }
+
+  /** A parameter that takes one of {@code choices}; the first is the default. */
+  String choiceParameter(String name, List<String> choices) {
+    String value = parameters.getOrDefault(name, choices.get(0));
+    if (!choices.contains(value)) {
+      throw new IllegalArgumentException(
+          "--" + name + " must be one of " + String.join(", ", choices) + ", got '" + value + "'");
+    }
+    return value;
   }
 }

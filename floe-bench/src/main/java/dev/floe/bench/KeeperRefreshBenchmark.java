@@ -1,6 +1,8 @@
 package dev.floe.bench;
 
+import dev.floe.core.Secret;
 import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.config.CatalogType;
 import dev.floe.core.config.KeeperSettings;
 import dev.floe.core.config.ListenAddress;
 import dev.floe.core.config.MaintenanceIntervals;
@@ -12,6 +14,8 @@ import dev.floe.server.KeeperService;
 import dev.floe.server.maintenance.IcebergMaintenanceJobs;
 import dev.floe.server.maintenance.MaintenanceLoop;
 import dev.floe.server.store.TableRecord;
+import dev.floe.testing.Poll;
+import dev.floe.testing.PostgresServer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,12 +35,13 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.types.Types;
 
 /**
- * The keeper at scale: N tables in the embedded catalog (registered on one table's metadata, so
- * making them is quick; each is a real table the keeper loads and scans). Measures, once every
- * table is known and evaluated: the time and heap of a refresh that finds no change, against the
- * baseline of listing the catalog and loading every table's metadata (what a keeper without the
- * metadata-location check does each refresh); and the time from a commit to one table until the
- * keeper has evaluated it.
+ * The keeper at scale: N tables in the embedded catalog, or with {@code --catalog=postgresql} in a
+ * JDBC catalog on a private PostgreSQL that also holds the keeper's store (registered on one
+ * table's metadata, so making them is quick; each is a real table the keeper loads and scans).
+ * Measures, once every table is known and evaluated: the time and heap of a refresh that finds no
+ * change, against the baseline of listing the catalog and loading every table's metadata (what a
+ * keeper without the metadata-location check does each refresh); and the time from a commit to one
+ * table until the keeper has evaluated it.
  */
 final class KeeperRefreshBenchmark implements Benchmark {
 
@@ -47,16 +52,49 @@ final class KeeperRefreshBenchmark implements Benchmark {
 
   @Override
   public String description() {
-    return "keeper no-change refresh of N tables vs loading every table (--tables, default 10000)";
+    return "keeper no-change refresh of N tables vs loading every table (--tables, default 10000;"
+        + " --catalog=embedded|postgresql)";
   }
 
   @Override
   public BenchmarkResult run(BenchmarkContext context) throws Exception {
     int tables = context.intParameter("tables", 10_000);
     int refreshSeconds = context.intParameter("refresh-seconds", 30);
+    boolean postgres =
+        context.choiceParameter("catalog", List.of("embedded", "postgresql")).equals("postgresql");
     Path data = context.scratchDirectory().resolve("keeper-refresh");
+    try (PostgresServer server = postgres ? PostgresServer.builder().start() : null) {
+      CatalogSettings catalogSettings = CatalogSettings.embedded();
+      StoreSettings store = StoreSettings.defaults();
+      if (server != null) {
+        // The catalog and the keeper's store both on the PostgreSQL server, as a team sharing
+        // one catalog database would run it.
+        catalogSettings =
+            new CatalogSettings(
+                CatalogType.JDBC,
+                "bench",
+                Optional.of(server.jdbcUrl(server.createDatabase("catalog"))),
+                Optional.of(data.resolve("warehouse").toUri().toString()),
+                Map.of("jdbc.user", server.user(), "jdbc.password", server.password()));
+        store =
+            new StoreSettings(
+                Optional.of(server.jdbcUrl(server.createDatabase("keeper"))),
+                Optional.of(server.user()),
+                Optional.of(Secret.of(server.password())));
+      }
+      return run(tables, refreshSeconds, data, catalogSettings, store);
+    }
+  }
+
+  private BenchmarkResult run(
+      int tables,
+      int refreshSeconds,
+      Path data,
+      CatalogSettings catalogSettings,
+      StoreSettings store)
+      throws Exception {
     List<BenchmarkResult.Measurement> measurements = new ArrayList<>();
-    try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), data)) {
+    try (FloeCatalog catalog = new CatalogFactory().open(catalogSettings, data)) {
       long started = System.nanoTime();
       register(catalog, tables);
       measurements.add(
@@ -73,24 +111,22 @@ final class KeeperRefreshBenchmark implements Benchmark {
               Duration.ofDays(30),
               List.of(),
               List.of(),
-              StoreSettings.defaults(),
+              store,
               new OptimizerSettings(1, 0.5, Duration.ofSeconds(30)),
               new MaintenanceIntervals(
                   Duration.ofDays(365), Duration.ofDays(365), Duration.ofDays(365)),
               List.of());
       try (KeeperService keeper =
           KeeperService.create(
-              data,
-              CatalogSettings.embedded(),
-              settings,
-              Clock.systemUTC(),
-              new IcebergMaintenanceJobs())) {
+              data, catalogSettings, settings, Clock.systemUTC(), new IcebergMaintenanceJobs())) {
         started = System.nanoTime();
         keeper.start();
         keeper.discovery().refreshNow();
-        while (!allEvaluated(keeper, tables)) {
-          Thread.sleep(500); // a benchmark waiting for work to finish, not a test
-        }
+        Poll.until(
+            "every table evaluated",
+            Duration.ofHours(1),
+            Duration.ofMillis(500),
+            () -> allEvaluated(keeper, tables));
         measurements.add(
             new BenchmarkResult.Measurement(
                 "first refresh and evaluation of every table",
@@ -113,16 +149,25 @@ final class KeeperRefreshBenchmark implements Benchmark {
         int loaded = loadEvery(catalog);
         double loadEvery = (System.nanoTime() - start) / 1e6;
 
-        // A commit to one table, seen and evaluated by the keeper.
-        Table one = catalog.catalog().loadTable(TableIdentifier.of("bench", "t" + (tables / 2)));
-        one.updateProperties().set("bench.touched", Long.toString(System.nanoTime())).commit();
-        String location = ((HasTableOperations) one).operations().current().metadataFileLocation();
-        String key = "bench.t" + (tables / 2);
-        start = System.nanoTime();
-        while (!evaluatedAt(keeper, key, location)) {
-          Thread.sleep(20); // measuring how long the keeper takes
+        // Commits to five tables, one after the other (so each lands at another point of the
+        // refresh cycle), each seen and evaluated by the keeper.
+        List<Double> seen = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+          String name = "t" + (tables / 2 + i);
+          Table one = catalog.catalog().loadTable(TableIdentifier.of("bench", name));
+          one.updateProperties().set("bench.touched", Long.toString(System.nanoTime())).commit();
+          String location =
+              ((HasTableOperations) one).operations().current().metadataFileLocation();
+          start = System.nanoTime();
+          Poll.until(
+              "bench." + name + " re-evaluated",
+              Duration.ofSeconds(refreshSeconds * 3L),
+              Duration.ofMillis(20),
+              () -> evaluatedAt(keeper, "bench." + name, location));
+          seen.add((System.nanoTime() - start) / 1e6);
         }
-        double commitSeen = (System.nanoTime() - start) / 1e3 / 1e3;
+        Collections.sort(seen);
+        double commitSeen = seen.get(seen.size() - 1);
 
         measurements.add(
             new BenchmarkResult.Measurement("no-change refresh (median of 5)", noChange, "ms"));
@@ -131,7 +176,14 @@ final class KeeperRefreshBenchmark implements Benchmark {
             new BenchmarkResult.Measurement(
                 "list and load " + loaded + " tables", loadEvery, "ms"));
         measurements.add(
-            new BenchmarkResult.Measurement("commit to re-evaluation", commitSeen, "ms"));
+            new BenchmarkResult.Measurement(
+                "commit to re-evaluation, fastest of 5", seen.get(0), "ms"));
+        measurements.add(
+            new BenchmarkResult.Measurement(
+                "commit to re-evaluation, median of 5", seen.get(2), "ms"));
+        measurements.add(
+            new BenchmarkResult.Measurement(
+                "commit to re-evaluation, slowest of 5", commitSeen, "ms"));
         return new BenchmarkResult(
             measurements,
             List.of(
@@ -142,7 +194,7 @@ final class KeeperRefreshBenchmark implements Benchmark {
                     "ms",
                     "refresh < 5000 ms, heap < 512 MiB"),
                 new BenchmarkResult.Ratio(
-                    "commit to re-evaluation vs the refresh interval",
+                    "slowest commit to re-evaluation vs the refresh interval",
                     commitSeen,
                     refreshSeconds * 1000.0,
                     "ms",

@@ -10,9 +10,11 @@ import dev.floe.server.maintenance.IcebergMaintenanceJobs;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
+import sun.misc.Signal;
 
 /** {@code floe serve}: the keeper service, until Ctrl-C or SIGTERM. */
 @Command(
@@ -70,20 +72,24 @@ final class ServeCommand implements Callable<Integer> {
       service.close();
       throw e;
     }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Thread stopper =
-        new Thread(
-            () -> {
-              out.println("Stopping the keeper: running rewrites finish or are handed back...");
-              out.flush();
-              http.close();
-              service.close();
-              out.println("Stopped.");
-              out.flush();
-              stopped.countDown();
-            },
-            "floe-serve-stop");
-    Runtime.getRuntime().addShutdownHook(stopper);
+    CountDownLatch stopRequested = new CountDownLatch(1);
+    AtomicBoolean stopped = new AtomicBoolean();
+    Runnable stop =
+        () -> {
+          if (stopped.compareAndSet(false, true)) {
+            out.println("Stopping the keeper: running rewrites finish or are handed back...");
+            out.flush();
+            http.close();
+            service.close();
+            out.println("Stopped.");
+            out.flush();
+          }
+        };
+    // Ctrl-C and SIGTERM ask the main thread to stop, so the command ends with exit code 0; the
+    // shutdown hook covers every other way the JVM goes down (SIGHUP, an exit elsewhere).
+    handle("INT", stopRequested);
+    handle("TERM", stopRequested);
+    Runtime.getRuntime().addShutdownHook(new Thread(stop, "floe-serve-stop"));
     out.println(
         "Keeper serving "
             + String.join(", ", service.catalogNames())
@@ -97,8 +103,17 @@ final class ServeCommand implements Callable<Integer> {
             + service.store().description()
             + ". Ctrl-C stops it.");
     out.flush();
-    stopped.await();
+    stopRequested.await();
+    stop.run();
     return ExitCodes.OK;
+  }
+
+  private static void handle(String signal, CountDownLatch stopRequested) {
+    try {
+      Signal.handle(new Signal(signal), received -> stopRequested.countDown());
+    } catch (IllegalArgumentException e) {
+      // The signal does not exist here or the JVM reserves it: the shutdown hook still stops.
+    }
   }
 
   private static KeeperSettings withListen(KeeperSettings keeper, ListenAddress address) {

@@ -89,12 +89,10 @@ class OptimizeCommandTest {
       }
       table.newAppend().appendFile(writeData(table, rows)).commit();
     }
-    if (!table.schema().identifierFieldIds().isEmpty()) {
-      table
-          .newRowDelta()
-          .addDeletes(writeEqualityDeletes(table, List.of(0L, 1L, 2L, 3L, 4L)))
-          .commit();
-    }
+    table
+        .newRowDelta()
+        .addDeletes(writeEqualityDeletes(table, List.of(0L, 1L, 2L, 3L, 4L)))
+        .commit();
   }
 
   private static DataFile writeData(Table table, List<Record> rows) {
@@ -229,19 +227,18 @@ class OptimizeCommandTest {
   }
 
   @Test
-  void aTableWithoutIdentifierFieldsIsLeftUntouched() {
+  void aTableWithoutIdentifierFieldsIsOptimizedByItsDeleteFilesKeys() {
+    // An append-only or keyless table: its equality deletes name their own key columns.
     create("shop.logs", UNKEYED, Map.of(), OptimizeCommandTest::smallFilesAndDeletes);
-    long before = snapshotId("shop.logs");
 
     CliRun run = CliRun.run(directory, "--data-dir", "lake", "optimize", "shop.logs");
 
-    assertThat(run.exitCode()).isEqualTo(ExitCodes.COULD_NOT_RUN);
-    assertThat(run.err())
-        .isEqualTo(
-            "Error: Table shop.logs has no identifier fields, so its equality deletes have no key"
-                + " Floe can apply them by. Set the primary key columns as identifier fields"
-                + " (ALTER TABLE ... SET IDENTIFIER FIELDS id).\n");
-    assertThat(snapshotId("shop.logs")).isEqualTo(before);
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("12 data files -> 1,")
+        .contains("5 rows deleted")
+        .containsPattern("After 100/100: 1 data files");
+    assertThat(withTable("shop.logs", OptimizeCommandTest::rows)).isEqualTo(115);
   }
 
   @Test

@@ -212,13 +212,17 @@ public final class ConfigSchema {
           "keeper.quarantine-after-failures",
           KeeperSettings.DEFAULT_QUARANTINE_AFTER_FAILURES,
           1,
-          "floe serve: failed maintenance runs of a table in a row after which the keeper"
-              + " quarantines the table (leaves it alone).");
+          "floe serve: failed optimize runs of a table in a row (each backed off per"
+              + " floe.optimize.retry.*) after which the keeper quarantines the table: it is left"
+              + " alone, across restarts, until released with POST"
+              + " /api/v1/tables/NS.NAME/resume.");
   public static final ConfigKey KEEPER_TASK_TIMEOUT =
       duration(
           "keeper.task-timeout",
           KeeperSettings.DEFAULT_TASK_TIMEOUT,
-          "floe serve: the longest one maintenance task may run.");
+          "floe serve: the longest one optimize task (a file group's rewrite) may run; a"
+              + " longer one is abandoned, its output removed, and counted as a failure of its"
+              + " table.");
   public static final ConfigKey KEEPER_HISTORY_RETENTION =
       duration(
           "keeper.history-retention",

@@ -13,8 +13,11 @@ public final class OptimizeTableCheck {
   private OptimizeTableCheck() {}
 
   /**
-   * @throws FloeException BAD_INPUT naming the table and what to do when it is not format v2, has
-   *     no identifier fields, or writes another file format than Parquet
+   * Identifier fields are not needed: an equality delete file carries its own key columns (its
+   * equality field ids), and the rewrite joins by those.
+   *
+   * @throws FloeException BAD_INPUT naming the table and what to do when it is not format v2 or
+   *     writes another file format than Parquet
    */
   public static void check(String name, Table table) {
     int formatVersion = TableUtil.formatVersion(table);
@@ -28,14 +31,6 @@ public final class OptimizeTableCheck {
               + " numbers). Upgrade it with ALTER TABLE ... SET TBLPROPERTIES ('format-version'='2')"
               + (formatVersion > 2 ? " or wait for v3 support" : "")
               + ".");
-    }
-    if (table.schema().identifierFieldIds().isEmpty()) {
-      throw FloeException.badInput(
-          "Table "
-              + name
-              + " has no identifier fields, so its equality deletes have no key Floe can apply"
-              + " them by. Set the primary key columns as identifier fields (ALTER TABLE ... SET"
-              + " IDENTIFIER FIELDS id).");
     }
     String format =
         table

@@ -1,0 +1,222 @@
+package dev.floe.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.optimize.OptimizePolicy;
+import dev.floe.iceberg.CatalogFactory;
+import dev.floe.iceberg.FloeCatalog;
+import dev.floe.iceberg.optimize.UpsertTables;
+import dev.floe.iceberg.optimize.UpsertWriter;
+import dev.floe.iceberg.optimize.UpsertWriter.Change;
+import dev.floe.testing.Poll;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.ConnectException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code floe serve} as a user runs it: its own JVM from the CLI's main class, on the embedded
+ * catalog of a data directory, killed with SIGKILL in the middle of a rewrite and started again.
+ */
+class ServeCommandITCase {
+
+  private static final Duration WITHIN = Duration.ofMinutes(3);
+  private static final Duration EVERY = Duration.ofMillis(50);
+  private static final String TABLE = "db.events";
+
+  @TempDir Path directory;
+
+  private final HttpClient client = HttpClient.newHttpClient();
+  private final ObjectMapper json = new ObjectMapper();
+  private final List<Process> processes = new ArrayList<>();
+
+  @AfterEach
+  void stopProcesses() throws InterruptedException {
+    for (Process process : processes) {
+      process.destroyForcibly();
+      process.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void aKilledKeeperRestartsWithNothingStuckOrLostAndFinishesTheRewrite() throws Exception {
+    Map<Long, String> expected = writeManySmallFiles();
+    Path config = directory.resolve("floe.yaml");
+    Files.writeString(
+        config,
+        "keeper:\n  refresh-interval-seconds: 1\n  optimizer:\n    threads: 1\n",
+        StandardCharsets.UTF_8);
+    int port = freePort();
+
+    Process first = serve(config, port, directory.resolve("serve-1.log"));
+    awaitOutput(first, directory.resolve("serve-1.log"), "Keeper serving floe on");
+    Poll.until(
+        TABLE + " is being rewritten",
+        WITHIN,
+        Duration.ofMillis(20),
+        () -> state(port).map(entry -> entry.get("state").asText()).orElse("").equals("running"));
+    first.destroyForcibly(); // SIGKILL: no shutdown hook, the lease and the running state remain
+    assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(first.exitValue()).isEqualTo(137);
+
+    Process second = serve(config, port, directory.resolve("serve-2.log"));
+    awaitOutput(second, directory.resolve("serve-2.log"), "Keeper serving floe on");
+    try {
+      Poll.until(
+          TABLE + " compacted and idle after the restart",
+          WITHIN,
+          EVERY,
+          () ->
+              state(port)
+                  .filter(entry -> entry.get("state").asText().equals("idle"))
+                  .filter(entry -> entry.get("health").asInt() > 90)
+                  .filter(entry -> !entry.get("last_optimized_at").isNull())
+                  .isPresent());
+    } catch (AssertionError e) {
+      throw new AssertionError(
+          e.getMessage() + "; now: " + get(port, "/api/v1/tables/" + TABLE), e);
+    }
+    JsonNode detail = get(port, "/api/v1/tables/" + TABLE);
+    assertThat(detail.get("consecutive_failures").asInt()).isZero();
+    assertThat(detail.get("last_error").isNull()).isTrue();
+    List<String> results = new ArrayList<>();
+    detail.get("runs").forEach(run -> results.add(run.get("result").asText()));
+    assertThat(results).as(detail.toString()).contains("succeeded");
+
+    // SIGTERM stops it cleanly.
+    second.destroy();
+    assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(second.exitValue()).isZero();
+    assertThat(Files.readString(directory.resolve("serve-2.log"))).contains("Stopped.");
+
+    try (FloeCatalog catalog =
+        new CatalogFactory().open(CatalogSettings.embedded(), directory.resolve("data"))) {
+      Table table = catalog.catalog().loadTable(TableIdentifier.parse(TABLE));
+      assertThat(UpsertTables.read(table)).isEqualTo(expected);
+    }
+  }
+
+  /**
+   * 40 small files of 5,000 rows and 10 upsert commits (equality deletes) over four partitions: a
+   * rewrite of several seconds, so the test can kill the keeper in the middle of it.
+   */
+  private Map<Long, String> writeManySmallFiles() {
+    try (FloeCatalog catalog =
+        new CatalogFactory().open(CatalogSettings.embedded(), directory.resolve("data"))) {
+      Table table =
+          UpsertTables.create(
+              catalog.catalog(),
+              "events",
+              UpsertTables.PARTITIONED,
+              Map.of(OptimizePolicy.TARGET_FILE_SIZE_BYTES, String.valueOf(64L << 20)));
+      UpsertWriter writer = new UpsertWriter(table);
+      String padding = "x".repeat(200);
+      for (int file = 0; file < 40; file++) {
+        List<Change> changes = new ArrayList<>();
+        for (long id = file * 5_000L; id < (file + 1) * 5_000L; id++) {
+          changes.add(Change.upsert(id, padding + id));
+        }
+        writer.append(changes);
+      }
+      for (int commit = 0; commit < 10; commit++) {
+        List<Change> changes = new ArrayList<>();
+        for (long id = commit; id < 200_000; id += 1_000) {
+          changes.add(commit % 3 == 0 ? Change.delete(id) : Change.upsert(id, "u" + commit));
+        }
+        writer.commit(changes);
+      }
+      return writer.expected();
+    }
+  }
+
+  private Process serve(Path config, int port, Path log) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (argument.startsWith("--add-opens") || argument.startsWith("--add-exports")) {
+        command.add(argument);
+      }
+    }
+    command.addAll(
+        List.of(
+            "-Xmx1g",
+            "-cp",
+            System.getProperty("java.class.path"),
+            FloeMain.class.getName(),
+            "--config",
+            config.toString(),
+            "--data-dir",
+            directory.resolve("data").toString(),
+            "serve",
+            "--listen",
+            "127.0.0.1:" + port));
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    processes.add(process);
+    return process;
+  }
+
+  private static void awaitOutput(Process process, Path log, String text) throws Exception {
+    Poll.until(
+        "'" + text + "' in " + log.getFileName(),
+        WITHIN,
+        EVERY,
+        () -> {
+          String output = Files.readString(log, StandardCharsets.UTF_8);
+          if (!process.isAlive()) {
+            throw new AssertionError("floe serve exited " + process.exitValue() + ":\n" + output);
+          }
+          return output.contains(text);
+        });
+  }
+
+  /** The API's entry of the table; empty until the keeper lists it. */
+  private Optional<JsonNode> state(int port) throws Exception {
+    for (JsonNode table : get(port, "/api/v1/tables").get("tables")) {
+      if (table.get("table").asText().equals(TABLE)) {
+        return Optional.of(table);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private JsonNode get(int port, String path) throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build();
+    HttpResponse<String> response;
+    try {
+      response = client.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (ConnectException e) {
+      throw new AssertionError("floe serve does not answer on port " + port, e);
+    }
+    assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
+    return json.readTree(response.body());
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
