@@ -25,6 +25,7 @@ public final class BenchMain {
           new SyncFreshnessBenchmark(),
           new OptimizeBenchmark(),
           new KeeperRefreshBenchmark(),
+          new KeeperLiveBenchmark(),
           new OrphanPlanningBenchmark(),
           new VerifyBenchmark());
 

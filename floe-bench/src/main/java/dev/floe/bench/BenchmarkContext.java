@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What a benchmark run gets: a scratch directory (deleted afterwards) and the {@code --name=value}
@@ -38,5 +39,20 @@ record BenchmarkContext(Path scratchDirectory, Map<String, String> parameters) {
           "--" + name + " must be one of " + String.join(", ", choices) + ", got '" + value + "'");
     }
     return value;
+  }
+
+  /**
+   * The {@code --floe.optimize.*=VALUE} parameters, as table properties for the table Floe keeps
+   * (e.g. {@code --floe.optimize.deletes.rewrite-file-ratio=0}), to measure another policy.
+   */
+  Map<String, String> policyOverrides() {
+    Map<String, String> overrides = new TreeMap<>();
+    parameters.forEach(
+        (name, value) -> {
+          if (name.startsWith("floe.optimize.")) {
+            overrides.put(name, value);
+          }
+        });
+    return overrides;
   }
 }

@@ -649,15 +649,7 @@ final class OptimizeBenchmark implements Benchmark {
    * conversion off), to measure what each policy leaves behind.
    */
   private static void floePolicyOverrides(BenchmarkContext context, Table table) {
-    Map<String, String> overrides = new java.util.TreeMap<>();
-    context
-        .parameters()
-        .forEach(
-            (name, value) -> {
-              if (name.startsWith("floe.optimize.")) {
-                overrides.put(name, value);
-              }
-            });
+    Map<String, String> overrides = context.policyOverrides();
     if (overrides.isEmpty()) {
       return;
     }
