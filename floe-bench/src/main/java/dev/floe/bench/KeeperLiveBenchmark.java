@@ -58,10 +58,14 @@ import org.apache.iceberg.types.Types;
 /**
  * The keeper keeping a live table: one streaming writer commits the same upserts and deletes to two
  * tables several times a second, as Flink's upsert sink does (per partition a data file and an
- * equality delete file for every key written). The keeper ({@code floe serve}'s service, default
- * optimize policies) keeps one; nothing keeps the other. Every sample (each minute by default) pins
- * both tables' current snapshots between two commits, writes the same rows as a fully compacted
- * copy (files of the target size, no deletes), and times a full scan of the kept table and the copy
+ * equality delete file for every key written). Two workloads: {@code --updates=recent} (the
+ * default: half the changes insert new keys, the rest update or delete recent ones, in range
+ * partitions like days, as a synced orders table changes) and {@code --updates=uniform} (every
+ * change hits a random key of a partition chosen by {@code id % partitions}: the worst case, every
+ * file of the table gets deletes). The keeper ({@code floe serve}'s service, default optimize
+ * policies) keeps one; nothing keeps the other. Every sample (each minute by default) pins both
+ * tables' current snapshots between two commits, writes the same rows as a fully compacted copy
+ * (files of the target size, no deletes), and times a full scan of the kept table and the copy
  * (median of three interleaved rounds) and of the unkept table (once, until one scan takes over a
  * minute). Reports the kept and unkept scan times over the copy's at every sample, and the write
  * amplification: bytes the keeper wrote per byte the writer's commits wrote.
@@ -82,7 +86,8 @@ final class KeeperLiveBenchmark implements Benchmark {
   public String description() {
     return "the keeper keeping a streaming upsert table vs the same table unkept vs a compacted"
         + " copy (--minutes=10 --commits-per-second=3 --changes=200 --keys=2000000"
-        + " --partitions=4 --payload-bytes=64 --target-file-mb=16 --refresh-seconds=2"
+        + " --updates=recent|uniform --partitions=4 --payload-bytes=64 --target-file-mb=16"
+        + " --refresh-seconds=2"
         + " --sample-seconds=60 --threads=1 --floe.optimize.*=VALUE)";
   }
 
@@ -97,7 +102,8 @@ final class KeeperLiveBenchmark implements Benchmark {
             context.intParameter("keys", 2_000_000),
             context.intParameter("partitions", 4),
             context.intParameter("payload-bytes", 64),
-            targetBytes);
+            targetBytes,
+            context.choiceParameter("updates", List.of("recent", "uniform")).equals("recent"));
     int refreshSeconds = context.intParameter("refresh-seconds", 2);
     int sampleSeconds = context.intParameter("sample-seconds", 60);
     int threads = context.intParameter("threads", 1);
@@ -205,6 +211,7 @@ final class KeeperLiveBenchmark implements Benchmark {
       int index,
       long started,
       boolean scanUnkept) {
+    double minute = (System.nanoTime() - started) / 60e9;
     LiveWriter.Pinned pinned = writer.pin(kept, unkept);
     Table compacted = compactedCopy(catalog, rows, index, pinned.versions());
     long compactedSnapshot = compacted.currentSnapshot().snapshotId();
@@ -238,7 +245,7 @@ final class KeeperLiveBenchmark implements Benchmark {
     }
     Sample sample =
         new Sample(
-            (System.nanoTime() - started) / 60e9,
+            minute,
             median(seconds[0]),
             unkeptSeconds,
             median(seconds[1]),
@@ -474,7 +481,8 @@ final class KeeperLiveBenchmark implements Benchmark {
   }
 
   /** The shape of the rows: {@code (id, part, version, payload)}, key {@code id}. */
-  private record Rows(int keys, int partitions, int payloadBytes, long targetBytes) {
+  private record Rows(
+      int keys, int partitions, int payloadBytes, long targetBytes, boolean recent) {
 
     static final Schema SCHEMA =
         new Schema(
@@ -492,8 +500,15 @@ final class KeeperLiveBenchmark implements Benchmark {
       return PartitionSpec.builderFor(SCHEMA).identity("part").build();
     }
 
+    /**
+     * Uniform updates: keys spread over the partitions by {@code id % partitions}. Recent updates:
+     * keys by range, {@code keys / partitions} to a partition, as rows partitioned by the day they
+     * were created: new keys fill the last partition and then new ones.
+     */
     int part(long id) {
-      return (int) Math.floorMod(id, (long) partitions);
+      return recent
+          ? (int) (id / Math.max(1, keys / partitions))
+          : (int) Math.floorMod(id, (long) partitions);
     }
 
     Record row(long id, int version) {
@@ -556,10 +571,10 @@ final class KeeperLiveBenchmark implements Benchmark {
   }
 
   /**
-   * The streaming writer: each commit picks distinct random keys, deletes one in ten and upserts
-   * the rest (a new version each), and commits the same changes to every table it writes (one
-   * {@link RowDelta} each), at most {@code rate} rounds a second. Keeps the rows the tables should
-   * hold, as key -> version.
+   * The streaming writer: each commit picks distinct keys ({@link #pick}), deletes or upserts each
+   * (a new version), and commits the same changes to every table it writes (one {@link RowDelta}
+   * each), at most {@code rate} rounds a second. Keeps the rows the tables should hold, as key ->
+   * version.
    */
   private static final class LiveWriter {
 
@@ -568,7 +583,10 @@ final class KeeperLiveBenchmark implements Benchmark {
     private final Map<Long, Integer> expected = new HashMap<>();
     private final AtomicLong bytesWritten = new AtomicLong();
     private final AtomicLong taskIds = new AtomicLong();
+    private static final long RECENT_KEYS = 100_000;
+
     private long loadedBytes;
+    private long nextId;
     private volatile boolean stopping;
     private volatile Throwable failure;
     private long commits;
@@ -583,6 +601,7 @@ final class KeeperLiveBenchmark implements Benchmark {
       for (long id = 0; id < rows.keys(); id++) {
         expected.put(id, 0);
       }
+      nextId = rows.keys();
       for (Table table : tables) {
         Map<Integer, List<Long>> byPartition = new TreeMap<>();
         for (long id = 0; id < rows.keys(); id++) {
@@ -616,15 +635,16 @@ final class KeeperLiveBenchmark implements Benchmark {
       try {
         while (!stopping) {
           synchronized (this) {
-            long[] ids = random.longs(0, rows.keys()).distinct().limit(changes).toArray();
+            long[] ids = pick(changes);
             int version = (int) commits + 1;
             for (long id : ids) {
-              if (random.nextInt(10) == 0) {
+              if (id < nextId && random.nextInt(10) == 0) {
                 expected.remove(id);
               } else {
                 expected.put(id, version);
               }
             }
+            nextId = Math.max(nextId, Arrays.stream(ids).max().orElse(-1) + 1);
             for (Table table : tables) {
               commit(table, ids);
             }
@@ -641,6 +661,26 @@ final class KeeperLiveBenchmark implements Benchmark {
       } catch (Throwable e) {
         failure = e;
       }
+    }
+
+    /**
+     * Distinct keys for one commit. Uniform: any existing key (one in ten deleted, the rest
+     * updated). Recent: half of them new keys (inserts), the rest among the newest {@link
+     * #RECENT_KEYS} keys (updates, one in ten of them deletes), as an orders table's changes are.
+     */
+    private long[] pick(int changes) {
+      if (!rows.recent()) {
+        return random.longs(0, rows.keys()).distinct().limit(changes).toArray();
+      }
+      int inserts = changes / 2;
+      long[] ids = new long[changes];
+      for (int i = 0; i < inserts; i++) {
+        ids[i] = nextId + i;
+      }
+      long from = Math.max(0, nextId - RECENT_KEYS);
+      long[] updates = random.longs(from, nextId).distinct().limit(changes - inserts).toArray();
+      System.arraycopy(updates, 0, ids, inserts, updates.length);
+      return Arrays.copyOf(ids, inserts + updates.length);
     }
 
     void stop() {

@@ -4,7 +4,6 @@ import dev.floe.core.config.FloeSettings;
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.source.SourceReport;
 import dev.floe.core.source.SourceRequirements;
-import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.mysql.MySqlConnections;
 import dev.floe.mysql.SourceDoctor;
@@ -99,31 +98,29 @@ final class DemoCommand implements Callable<Integer> {
       }
       out.println("4/7 Syncing shop into the lake while the shop keeps taking orders...");
       out.flush();
-      try (FloeCatalog catalog =
-          new CatalogFactory().open(settings.catalog(), settings.dataDirectory())) {
-        DemoSync.run(server, address, catalog, settings, out);
-        out.println(
-            "5/7 Optimizing "
-                + DemoSync.NAMESPACE
-                + "."
-                + DemoOptimize.TABLE
-                + ", as floe optimize does: the sync's small files and deletes, before and"
-                + " after...");
-        out.flush();
-        if (!DemoOptimize.run(
-            catalog, settings.dataDirectory().resolve("tmp").resolve("optimize"), out)) {
-          out.println("The demo's optimize run failed; stopping.");
-          return ExitCodes.PROBLEM_FOUND;
-        }
-        out.println("6/7 Querying the lake: ./floe sql -e \"" + QUERY + "\"");
-        out.println();
-        out.flush();
-        if (!query(catalog, out)) {
-          out.println("The query failed; stopping.");
-          return ExitCodes.PROBLEM_FOUND;
-        }
-        out.println();
+      FloeCatalog catalog = floe.context().catalog();
+      DemoSync.run(server, address, catalog, settings, out);
+      out.println(
+          "5/7 Optimizing "
+              + DemoSync.NAMESPACE
+              + "."
+              + DemoOptimize.TABLE
+              + ", as floe optimize does: the sync's small files and deletes, before and"
+              + " after...");
+      out.flush();
+      if (!DemoOptimize.run(
+          catalog, settings.dataDirectory().resolve("tmp").resolve("optimize"), out)) {
+        out.println("The demo's optimize run failed; stopping.");
+        return ExitCodes.PROBLEM_FOUND;
       }
+      out.println("6/7 Querying the lake: ./floe sql -e \"" + QUERY + "\"");
+      out.println();
+      out.flush();
+      if (!query(catalog, out)) {
+        out.println("The query failed; stopping.");
+        return ExitCodes.PROBLEM_FOUND;
+      }
+      out.println();
       out.println("7/7 The lake is at " + settings.dataDirectory());
       out.println("    (./floe config prints the settings any Iceberg client needs to read it)");
       out.println();

@@ -7,7 +7,6 @@ import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.source.SourceReport;
 import dev.floe.core.source.SourceRequirements;
 import dev.floe.core.sync.TableSelection;
-import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.mysql.MySqlConnections;
 import dev.floe.mysql.SourceDoctor;
@@ -271,84 +270,82 @@ final class SyncCommand implements Callable<Integer> {
             chunkRows,
             rowsPerSecond,
             partitions);
-    try (FloeCatalog catalog =
-        new CatalogFactory().open(settings.catalog(), settings.dataDirectory())) {
-      SyncRunner runner =
-          new SyncRunner(catalog, connections)
-              .withFlinkConfiguration(flinkConfiguration == null ? Map.of() : flinkConfiguration);
-      if (cluster.isPresent()) {
-        runner = runner.onCluster(cluster.get());
-      }
-      if (resnapshot != null) {
-        out.println(
-            "Starting sync "
-                + syncName
-                + " over: copying "
-                + (resnapshot.isEmpty() ? "every table" : String.join(", ", resnapshot))
-                + " again.");
-      }
-      RunningSync sync =
-          resnapshot != null ? runner.resnapshot(options, resnapshot) : runner.start(options);
+    FloeCatalog catalog = floe.context().catalog();
+    SyncRunner runner =
+        new SyncRunner(catalog, connections)
+            .withFlinkConfiguration(flinkConfiguration == null ? Map.of() : flinkConfiguration);
+    if (cluster.isPresent()) {
+      runner = runner.onCluster(cluster.get());
+    }
+    if (resnapshot != null) {
       out.println(
-          "Syncing "
-              + sync.tables().size()
-              + " tables from "
-              + address
-              + sync.resumedFrom().map(from -> " (resumed from " + from + ")").orElse("")
-              + ":");
-      sync.tables()
-          .forEach((from, to) -> out.println("  " + from + " -> " + catalog.name() + "." + to));
-      cluster.ifPresent(
-          remote ->
-              out.println(
-                  "The binlog job runs on the Flink cluster at "
-                      + remote.address()
-                      + " (Flink "
-                      + remote.flinkVersion()
-                      + ")."));
-      out.println(
-          "Committing every " + checkpointIntervalSeconds + " s. Ctrl-C stops with a savepoint.");
-      out.flush();
-      Thread stopper =
-          new Thread(
-              () -> {
-                try {
-                  String resumePoint = sync.stop(Duration.ofSeconds(120));
-                  out.println("Stopped. Run the same command to resume from " + resumePoint + ".");
-                } catch (Exception e) {
-                  // On a signal the JVM's other shutdown hooks (Flink's own) may end the local job
-                  // while it stops; the savepoint, if written, still holds what is uncommitted.
-                  out.println(
-                      "Stopped. The next run with the same --name resumes from the newest savepoint or"
-                          + " checkpoint and commits whatever is pending ("
-                          + rootMessage(e)
-                          + ").");
-                }
-                out.flush();
-              },
-              "floe-sync-stop");
-      Runtime.getRuntime().addShutdownHook(stopper);
-      ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
-      if (progressIntervalSeconds > 0) {
-        SyncProgress tracker = new SyncProgress(catalog, sync.tables(), connections, address);
-        progress.scheduleAtFixedRate(
-            () -> tracker.report(out),
-            progressIntervalSeconds,
-            progressIntervalSeconds,
-            TimeUnit.SECONDS);
-      }
+          "Starting sync "
+              + syncName
+              + " over: copying "
+              + (resnapshot.isEmpty() ? "every table" : String.join(", ", resnapshot))
+              + " again.");
+    }
+    RunningSync sync =
+        resnapshot != null ? runner.resnapshot(options, resnapshot) : runner.start(options);
+    out.println(
+        "Syncing "
+            + sync.tables().size()
+            + " tables from "
+            + address
+            + sync.resumedFrom().map(from -> " (resumed from " + from + ")").orElse("")
+            + ":");
+    sync.tables()
+        .forEach((from, to) -> out.println("  " + from + " -> " + catalog.name() + "." + to));
+    cluster.ifPresent(
+        remote ->
+            out.println(
+                "The binlog job runs on the Flink cluster at "
+                    + remote.address()
+                    + " (Flink "
+                    + remote.flinkVersion()
+                    + ")."));
+    out.println(
+        "Committing every " + checkpointIntervalSeconds + " s. Ctrl-C stops with a savepoint.");
+    out.flush();
+    Thread stopper =
+        new Thread(
+            () -> {
+              try {
+                String resumePoint = sync.stop(Duration.ofSeconds(120));
+                out.println("Stopped. Run the same command to resume from " + resumePoint + ".");
+              } catch (Exception e) {
+                // On a signal the JVM's other shutdown hooks (Flink's own) may end the local job
+                // while it stops; the savepoint, if written, still holds what is uncommitted.
+                out.println(
+                    "Stopped. The next run with the same --name resumes from the newest savepoint or"
+                        + " checkpoint and commits whatever is pending ("
+                        + rootMessage(e)
+                        + ").");
+              }
+              out.flush();
+            },
+            "floe-sync-stop");
+    Runtime.getRuntime().addShutdownHook(stopper);
+    ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
+    if (progressIntervalSeconds > 0) {
+      SyncProgress tracker = new SyncProgress(catalog, sync.tables(), connections, address);
+      progress.scheduleAtFixedRate(
+          () -> tracker.report(out),
+          progressIntervalSeconds,
+          progressIntervalSeconds,
+          TimeUnit.SECONDS);
+    }
+    try {
+      sync.await();
+      return ExitCodes.OK;
+    } catch (ExecutionException failed) {
+      throw FloeException.internal("The sync job failed: " + rootMessage(failed), failed);
+    } finally {
+      progress.shutdownNow();
       try {
-        sync.await();
-        return ExitCodes.OK;
-      } catch (ExecutionException failed) {
-        throw FloeException.internal("The sync job failed: " + rootMessage(failed), failed);
-      } finally {
-        progress.shutdownNow();
-        try {
-          Runtime.getRuntime().removeShutdownHook(stopper);
-        } catch (IllegalStateException shuttingDown) {
-          // the hook is running: it stops the job
-        }
+        Runtime.getRuntime().removeShutdownHook(stopper);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running: it stops the job
       }
     }
   }

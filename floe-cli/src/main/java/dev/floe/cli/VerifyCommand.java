@@ -5,7 +5,6 @@ import dev.floe.core.error.FloeException;
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.verify.SliceSizer;
 import dev.floe.core.verify.VerifyReport;
-import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.mysql.MySqlConnections;
 import dev.floe.verify.Verifier;
@@ -179,16 +178,14 @@ final class VerifyCommand implements Callable<Integer> {
     PrintWriter out = floe.spec.commandLine().getOut();
     PrintWriter err = floe.spec.commandLine().getErr();
     VerifyResult result;
-    try (FloeCatalog catalog =
-        new CatalogFactory().open(settings.catalog(), settings.dataDirectory())) {
-      result =
-          new Verifier(new MySqlConnections(Duration.ofSeconds(connectTimeoutSeconds)), options)
-              .verify(
-                  new VerifyRequest(
-                      address, names[0], names[1], targetTable, cutoff, window, timeColumn, key),
-                  catalog.catalog(),
-                  new ProgressLine(err));
-    }
+    FloeCatalog catalog = floe.context().catalog();
+    result =
+        new Verifier(new MySqlConnections(Duration.ofSeconds(connectTimeoutSeconds)), options)
+            .verify(
+                new VerifyRequest(
+                    address, names[0], names[1], targetTable, cutoff, window, timeColumn, key),
+                catalog.catalog(),
+                new ProgressLine(err));
     VerifyReport verifyReport = result.report();
     out.print(verifyReport.summary(SHOWN_KEYS));
     if (report != null) {
