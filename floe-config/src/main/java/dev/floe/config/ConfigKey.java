@@ -2,6 +2,7 @@ package dev.floe.config;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.floe.core.config.SizeText;
 import java.util.List;
 import java.util.Optional;
 
@@ -13,7 +14,8 @@ import java.util.Optional;
  * @param defaultValue the default as a user would write it; empty when there is none
  * @param description what it does, one or two sentences
  * @param allowed for {@link Kind#CHOICE}, the allowed values
- * @param minimum for {@link Kind#INTEGER}, the smallest allowed value
+ * @param minimum for {@link Kind#INTEGER}, the smallest allowed value; for {@link Kind#SIZE}, in
+ *     bytes
  * @param secret whether the value must never be printed
  */
 public record ConfigKey(
@@ -42,7 +44,13 @@ public record ConfigKey(
     /** {@code HOST:PORT}, an IPv6 host in brackets. */
     ADDRESS("HOST:PORT"),
     /** A list of sections shaped like the {@code catalog} section, each with include/exclude. */
-    CATALOGS("list of catalog sections");
+    CATALOGS("list of catalog sections"),
+    /** A list of worker group sections, each with the keys of {@link ConfigSchema#GROUP_KEYS}. */
+    GROUPS("list of worker group sections"),
+    /** A memory size as {@code SizeText} reads it (512m, 2g), at least {@code minimum} bytes. */
+    SIZE("size"),
+    /** {@code HOST:PORT} (http) or {@code http(s)://HOST:PORT} of an HTTP endpoint. */
+    HTTP_ADDRESS("HOST:PORT or http(s)://HOST:PORT");
 
     private final String description;
 
@@ -86,6 +94,7 @@ public record ConfigKey(
       case INTEGER -> "integer >= " + minimum;
       case DURATION -> "duration (e.g. 30s, 15m, 12h, 3d)";
       case FRACTION -> "decimal in (0, 1]";
+      case SIZE -> "size >= " + SizeText.format(minimum) + " (e.g. 512m, 2g)";
       default -> kind.description();
     };
   }

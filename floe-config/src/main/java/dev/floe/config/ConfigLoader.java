@@ -12,18 +12,23 @@ import dev.floe.core.config.KeeperSettings;
 import dev.floe.core.config.ListenAddress;
 import dev.floe.core.config.MaintenanceIntervals;
 import dev.floe.core.config.OptimizerSettings;
+import dev.floe.core.config.SizeText;
 import dev.floe.core.config.StoreSettings;
 import dev.floe.core.config.SyncSettings;
+import dev.floe.core.config.WorkerGroupKind;
+import dev.floe.core.config.WorkerGroupSettings;
 import dev.floe.core.error.FloeException;
 import dev.floe.core.maintenance.DurationText;
 import java.io.IOException;
 import java.io.Reader;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -32,9 +37,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -72,13 +79,14 @@ public final class ConfigLoader {
   record Located(Object value, int line) {}
 
   /**
-   * One item of a {@link Kind#CATALOGS} list as found in the file.
+   * One item of a list of sections ({@link Kind#CATALOGS}, {@link Kind#GROUPS}) as found in the
+   * file.
    *
    * @param path how messages name it, e.g. {@code keeper.catalogs[0]}
    * @param line where it starts
    * @param values its values by key name ({@code type}, not {@code keeper.catalogs[0].type})
    */
-  record CatalogItem(String path, int line, Map<String, Located> values) {}
+  record SectionItem(String path, int line, Map<String, Located> values) {}
 
   /**
    * Loads and validates a config file.
@@ -212,7 +220,9 @@ public final class ConfigLoader {
       case MAP:
         return readMap(file, key, node);
       case CATALOGS:
-        return readCatalogs(file, key, node);
+        return readItems(file, key, node, ConfigSchema.catalogItemKeys());
+      case GROUPS:
+        return readItems(file, key, node, ConfigSchema.groupItemKeys());
       default:
         break;
     }
@@ -228,6 +238,8 @@ public final class ConfigLoader {
           case DURATION -> DurationText.parse(text).filter(duration -> !duration.isZero());
           case FRACTION -> fraction(text);
           case ADDRESS -> ListenAddress.parse(text);
+          case SIZE -> SizeText.parse(text).filter(bytes -> bytes >= key.minimum());
+          case HTTP_ADDRESS -> WorkerGroupSettings.parseFlinkAddress(text);
           default -> Optional.of(text);
         };
     return value.orElseThrow(() -> wrongType(file, key, node));
@@ -324,16 +336,15 @@ public final class ConfigLoader {
   }
 
   /**
-   * The items of a list of catalog sections, each key read as the key of {@link
-   * ConfigSchema#catalogItemKeys()} it names; what the items mean together is checked in {@link
-   * #keeperCatalogs}.
+   * The items of a list of sections, each key read as the key of {@code itemKeys} it names; what
+   * the items mean together is checked in {@link #keeperCatalogs} and {@link #workerGroups}.
    */
-  private List<CatalogItem> readCatalogs(Path file, ConfigKey key, Node node) {
+  private List<SectionItem> readItems(
+      Path file, ConfigKey key, Node node, Map<String, ConfigKey> itemKeys) {
     if (!(node instanceof SequenceNode sequence)) {
       throw wrongType(file, key, node);
     }
-    Map<String, ConfigKey> itemKeys = ConfigSchema.catalogItemKeys();
-    List<CatalogItem> items = new ArrayList<>();
+    List<SectionItem> items = new ArrayList<>();
     for (Node itemNode : sequence.getValue()) {
       String itemPath = key.path() + "[" + items.size() + "]";
       if (!(itemNode instanceof MappingNode mapping)) {
@@ -365,7 +376,7 @@ public final class ConfigLoader {
           values.put(name, new Located(value, line(tuple.getValueNode())));
         }
       }
-      items.add(new CatalogItem(itemPath, line(itemNode), values));
+      items.add(new SectionItem(itemPath, line(itemNode), values));
     }
     return List.copyOf(items);
   }
@@ -424,6 +435,14 @@ public final class ConfigLoader {
           "HOST:PORT with a port from 1 to 65535 (e.g. 127.0.0.1:8420, or [::1]:8420"
               + " for IPv6)";
       case CATALOGS -> "a list of catalog sections";
+      case GROUPS -> "a list of worker group sections";
+      case SIZE ->
+          "a size of at least "
+              + SizeText.format(key.minimum())
+              + " such as 512m or 2g (bytes, or a number with k, m or g)";
+      case HTTP_ADDRESS ->
+          "HOST:PORT or http(s)://HOST:PORT with a port from 1 to 65535 (e.g. flink-jm:8081, or"
+              + " https://flink.example.com:8443)";
       default -> "a single value (" + key.kind().description() + ")";
     };
   }
@@ -554,15 +573,7 @@ public final class ConfigLoader {
             string(values, ConfigSchema.KEEPER_STORE_URL),
             string(values, ConfigSchema.KEEPER_STORE_USER),
             string(values, ConfigSchema.KEEPER_STORE_PASSWORD).map(Secret::of));
-    OptimizerSettings optimizer =
-        new OptimizerSettings(
-            number(values, ConfigSchema.KEEPER_OPTIMIZER_THREADS)
-                .map(Long::intValue)
-                .orElseGet(OptimizerSettings::defaultThreads),
-            value(values, ConfigSchema.KEEPER_OPTIMIZER_TABLE_SHARE.path(), Double.class)
-                .orElse(OptimizerSettings.DEFAULT_TABLE_SHARE),
-            duration(values, ConfigSchema.KEEPER_OPTIMIZER_LEASE_TIMEOUT)
-                .orElse(OptimizerSettings.DEFAULT_LEASE_TIMEOUT));
+    OptimizerSettings optimizer = optimizer(file, values);
     MaintenanceIntervals maintenance =
         new MaintenanceIntervals(
             duration(values, ConfigSchema.KEEPER_MAINTENANCE_EXPIRE_INTERVAL)
@@ -572,9 +583,9 @@ public final class ConfigLoader {
             duration(values, ConfigSchema.KEEPER_MAINTENANCE_ORPHAN_INTERVAL)
                 .orElse(MaintenanceIntervals.DEFAULT_ORPHANS));
     @SuppressWarnings("unchecked")
-    List<CatalogItem> items =
+    List<SectionItem> items =
         value(values, ConfigSchema.KEEPER_CATALOGS.path(), List.class)
-            .map(list -> (List<CatalogItem>) list)
+            .map(list -> (List<SectionItem>) list)
             .orElse(List.of());
     return new KeeperSettings(
         value(values, ConfigSchema.KEEPER_LISTEN.path(), ListenAddress.class)
@@ -618,10 +629,10 @@ public final class ConfigLoader {
    * and a type of its own: no embedded catalog, no name twice (ignoring case, as SQL engines do).
    */
   private static List<KeeperCatalog> keeperCatalogs(
-      Path file, List<CatalogItem> items, CatalogSettings topCatalog) {
+      Path file, List<SectionItem> items, CatalogSettings topCatalog) {
     Map<String, String> itemByName = new HashMap<>();
     List<KeeperCatalog> catalogs = new ArrayList<>();
-    for (CatalogItem item : items) {
+    for (SectionItem item : items) {
       Map<String, Located> values = item.values();
       Optional<Located> name =
           Optional.ofNullable(values.get(ConfigSchema.CATALOG_NAME.name()))
@@ -675,6 +686,243 @@ public final class ConfigLoader {
               list(values, ConfigSchema.KEEPER_EXCLUDE.name())));
     }
     return List.copyOf(catalogs);
+  }
+
+  /**
+   * The {@code keeper.optimizer} section: with groups listed, {@code threads} is refused (a threads
+   * group's size is its target) and {@code default-group} must name one of them.
+   */
+  private static OptimizerSettings optimizer(Path file, Map<String, Located> values) {
+    @SuppressWarnings("unchecked")
+    List<SectionItem> items =
+        value(values, ConfigSchema.KEEPER_OPTIMIZER_GROUPS.path(), List.class)
+            .map(list -> (List<SectionItem>) list)
+            .orElse(List.of());
+    Optional<Located> threads =
+        Optional.ofNullable(values.get(ConfigSchema.KEEPER_OPTIMIZER_THREADS.path()));
+    if (!items.isEmpty() && threads.isPresent()) {
+      throw FloeException.badInput(
+          where(file, threads.get().line())
+              + ConfigSchema.KEEPER_OPTIMIZER_THREADS.path()
+              + " is not used when "
+              + ConfigSchema.KEEPER_OPTIMIZER_GROUPS.path()
+              + " lists groups: threads inside floe serve are then a group of kind threads, sized"
+              + " by its target. Remove it, or replace it with such a group, e.g. - { name: serve,"
+              + " kind: threads, target: "
+              + threads.get().value()
+              + " }.");
+    }
+    List<WorkerGroupSettings> groups = workerGroups(file, items);
+    int threadCount =
+        threads
+            .map(located -> ((Long) located.value()).intValue())
+            .orElseGet(OptimizerSettings::defaultThreads);
+    Optional<Located> defaultGroup =
+        Optional.ofNullable(values.get(ConfigSchema.KEEPER_OPTIMIZER_DEFAULT_GROUP.path()));
+    defaultGroup.ifPresent(located -> checkDefaultGroup(file, located, groups));
+    return new OptimizerSettings(
+        threadCount,
+        value(values, ConfigSchema.KEEPER_OPTIMIZER_TABLE_SHARE.path(), Double.class)
+            .orElse(OptimizerSettings.DEFAULT_TABLE_SHARE),
+        duration(values, ConfigSchema.KEEPER_OPTIMIZER_LEASE_TIMEOUT)
+            .orElse(OptimizerSettings.DEFAULT_LEASE_TIMEOUT),
+        groups,
+        defaultGroup.map(located -> (String) located.value()),
+        duration(values, ConfigSchema.KEEPER_OPTIMIZER_CAPACITY_GRACE)
+            .orElse(OptimizerSettings.DEFAULT_CAPACITY_GRACE));
+  }
+
+  /**
+   * The items of {@code keeper.optimizer.groups}: each with a name (unique ignoring case, as tables
+   * name it in floe.keeper.group), a kind and a target, and only the keys its kind takes; at most
+   * one group of kind threads, since such groups would share floe serve's JVM.
+   */
+  private static List<WorkerGroupSettings> workerGroups(Path file, List<SectionItem> items) {
+    Map<String, String> itemByName = new HashMap<>();
+    Optional<SectionItem> threadsGroup = Optional.empty();
+    List<WorkerGroupSettings> groups = new ArrayList<>();
+    for (SectionItem item : items) {
+      Map<String, Located> values = item.values();
+      String name = groupName(file, item);
+      String earlier = itemByName.putIfAbsent(name.toLowerCase(Locale.ROOT), item.path());
+      if (earlier != null) {
+        throw FloeException.badInput(
+            where(file, values.get(ConfigSchema.GROUP_NAME.name()).line())
+                + item.path()
+                + ".name '"
+                + name
+                + "' is the name of "
+                + earlier
+                + " too (names are compared ignoring case). Give each group a name of its own.");
+      }
+      Located kindValue = values.get(ConfigSchema.GROUP_KIND.name());
+      if (kindValue == null) {
+        throw FloeException.badInput(
+            where(file, item.line())
+                + item.path()
+                + ".kind is required. Add it: "
+                + String.join(", ", ConfigSchema.GROUP_KIND.allowed())
+                + ".");
+      }
+      WorkerGroupKind kind =
+          WorkerGroupKind.valueOf(((String) kindValue.value()).toUpperCase(Locale.ROOT));
+      Located target = values.get(ConfigSchema.GROUP_TARGET.name());
+      if (target == null) {
+        throw FloeException.badInput(
+            where(file, item.line())
+                + item.path()
+                + ".target is required: the "
+                + (kind == WorkerGroupKind.THREADS ? "threads" : "workers")
+                + " the keeper keeps group '"
+                + name
+                + "' at. Add it, e.g. target: 2.");
+      }
+      checkKeyOfKind(
+          file,
+          item,
+          name,
+          kind,
+          ConfigSchema.GROUP_THREADS_PER_WORKER,
+          WorkerGroupKind::takesThreadsPerWorker);
+      checkKeyOfKind(file, item, name, kind, ConfigSchema.GROUP_HEAP, WorkerGroupKind::takesHeap);
+      checkKeyOfKind(
+          file, item, name, kind, ConfigSchema.GROUP_FLINK, WorkerGroupKind::takesFlinkAddress);
+      if (kind.takesFlinkAddress() && !values.containsKey(ConfigSchema.GROUP_FLINK.name())) {
+        throw FloeException.badInput(
+            where(file, kindValue.line())
+                + item.path()
+                + ".flink is required when "
+                + item.path()
+                + ".kind is flink. Add the REST address of the Flink cluster's JobManager"
+                + " (its rest.port, 8081 by default) under "
+                + item.path()
+                + ", e.g. flink: flink-jm:8081.");
+      }
+      if (kind == WorkerGroupKind.THREADS) {
+        if (threadsGroup.isPresent()) {
+          throw FloeException.badInput(
+              where(file, kindValue.line())
+                  + item.path()
+                  + " is a second group of kind threads, beside "
+                  + threadsGroup.get().path()
+                  + ": threads groups all run in floe serve's one JVM, so there is at most one."
+                  + " Make them one group whose target is the sum of theirs.");
+        }
+        threadsGroup = Optional.of(item);
+      }
+      int threadsPerWorker =
+          value(values, ConfigSchema.GROUP_THREADS_PER_WORKER.name(), Long.class)
+              .map(Long::intValue)
+              .orElse(WorkerGroupSettings.DEFAULT_THREADS_PER_WORKER);
+      groups.add(
+          new WorkerGroupSettings(
+              name,
+              kind,
+              ((Long) target.value()).intValue(),
+              threadsPerWorker,
+              kind.takesHeap()
+                  ? Optional.of(
+                      value(values, ConfigSchema.GROUP_HEAP.name(), Long.class)
+                          .orElse(WorkerGroupSettings.defaultHeapBytes(threadsPerWorker)))
+                  : Optional.empty(),
+              value(values, ConfigSchema.GROUP_FLINK.name(), URI.class)));
+    }
+    return List.copyOf(groups);
+  }
+
+  private static String groupName(Path file, SectionItem item) {
+    Optional<Located> name =
+        Optional.ofNullable(item.values().get(ConfigSchema.GROUP_NAME.name()))
+            .filter(located -> !((String) located.value()).isBlank());
+    if (name.isEmpty()) {
+      throw FloeException.badInput(
+          where(file, item.line())
+              + item.path()
+              + ".name is required: tables pick their group by its name (floe.keeper.group)."
+              + " Add it, e.g. name: local.");
+    }
+    String text = (String) name.get().value();
+    if (!WorkerGroupSettings.NAME.matcher(text).matches()) {
+      throw FloeException.badInput(
+          where(file, name.get().line())
+              + item.path()
+              + ".name must be 1 to 64 letters, digits, '-' or '_', starting with a letter or"
+              + " digit, got '"
+              + text
+              + "'. Rename the group, e.g. name: local.");
+    }
+    return text;
+  }
+
+  /** Refuses a key of a group item that its kind does not take. */
+  private static void checkKeyOfKind(
+      Path file,
+      SectionItem item,
+      String name,
+      WorkerGroupKind kind,
+      ConfigKey key,
+      Predicate<WorkerGroupKind> takes) {
+    Located located = item.values().get(key.name());
+    if (located != null && !takes.test(kind)) {
+      String kinds =
+          Arrays.stream(WorkerGroupKind.values())
+              .filter(takes)
+              .map(WorkerGroupKind::configName)
+              .collect(Collectors.joining(" or "));
+      throw FloeException.badInput(
+          where(file, located.line())
+              + item.path()
+              + "."
+              + key.name()
+              + " is only for groups of kind "
+              + kinds
+              + ", and group '"
+              + name
+              + "' is of kind "
+              + kind.configName()
+              + ". Remove it.");
+    }
+  }
+
+  private static void checkDefaultGroup(
+      Path file, Located defaultGroup, List<WorkerGroupSettings> groups) {
+    String name = (String) defaultGroup.value();
+    String path = ConfigSchema.KEEPER_OPTIMIZER_DEFAULT_GROUP.path();
+    if (groups.isEmpty()) {
+      if (!name.equalsIgnoreCase(OptimizerSettings.DEFAULT_GROUP_NAME)) {
+        throw FloeException.badInput(
+            where(file, defaultGroup.line())
+                + path
+                + " '"
+                + name
+                + "' names no group: "
+                + ConfigSchema.KEEPER_OPTIMIZER_GROUPS.path()
+                + " lists none, so the one group is '"
+                + OptimizerSettings.DEFAULT_GROUP_NAME
+                + "' (keeper.optimizer.threads threads). List the group under "
+                + ConfigSchema.KEEPER_OPTIMIZER_GROUPS.path()
+                + ", or leave "
+                + path
+                + " out.");
+      }
+      return;
+    }
+    if (groups.stream().noneMatch(group -> group.name().equalsIgnoreCase(name))) {
+      throw FloeException.badInput(
+          where(file, defaultGroup.line())
+              + path
+              + " '"
+              + name
+              + "' names no group of "
+              + ConfigSchema.KEEPER_OPTIMIZER_GROUPS.path()
+              + ", which lists "
+              + groups.stream().map(WorkerGroupSettings::name).collect(Collectors.joining(", "))
+              + ". Name one of them, or leave "
+              + path
+              + " out for the first ("
+              + groups.get(0).name()
+              + ").");
+    }
   }
 
   private static String exampleUri(CatalogType type) {

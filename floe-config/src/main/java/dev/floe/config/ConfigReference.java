@@ -19,7 +19,7 @@ public final class ConfigReference {
         .append(" secrets are never printed.\n\n")
         .append("| key | type | default | description |\n")
         .append("|---|---|---|---|\n");
-    for (ConfigKey key : ConfigSchema.KEYS) {
+    for (ConfigKey key : ConfigSchema.referenceKeys()) {
       text.append("| `")
           .append(key.path())
           .append("` | ")

@@ -5,9 +5,13 @@ import dev.floe.core.config.CatalogType;
 import dev.floe.core.config.KeeperSettings;
 import dev.floe.core.config.MaintenanceIntervals;
 import dev.floe.core.config.OptimizerSettings;
+import dev.floe.core.config.SizeText;
 import dev.floe.core.config.StoreSettings;
+import dev.floe.core.config.WorkerGroupKind;
+import dev.floe.core.config.WorkerGroupSettings;
 import dev.floe.core.maintenance.DurationText;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -266,7 +270,10 @@ public final class ConfigSchema {
           "keeper.optimizer.threads",
           Kind.INTEGER,
           Optional.of("half the machine's cores, at least 1"),
-          "floe serve: optimize (file rewrite) tasks the keeper runs at once.",
+          "floe serve: optimize (file rewrite) tasks the keeper runs at once on threads of its"
+              + " own when keeper.optimizer.groups lists no group (the one group is then a"
+              + " threads group named default of this size). Not allowed beside"
+              + " keeper.optimizer.groups.",
           List.of(),
           1,
           false);
@@ -283,6 +290,102 @@ public final class ConfigSchema {
           OptimizerSettings.DEFAULT_LEASE_TIMEOUT,
           "floe serve: how long an optimize task's lease lasts without being renewed; after"
               + " that another optimizer may take the task over.");
+  public static final ConfigKey KEEPER_OPTIMIZER_GROUPS =
+      key(
+          "keeper.optimizer.groups",
+          Kind.GROUPS,
+          "one threads group named default, of keeper.optimizer.threads",
+          "floe serve: the groups of workers that run optimize tasks, each kept at its target by"
+              + " the keeper; each item has the keys below. kind threads: threads inside floe"
+              + " serve (at most one such group: they would share its JVM); processes: floe"
+              + " optimizer processes the keeper starts and supervises on its machine; flink: one"
+              + " Flink job, of parallelism target, the keeper runs on the cluster at flink;"
+              + " external: workers someone else starts (floe optimizer), of which the keeper only"
+              + " checks the number. A table picks its group with the table property"
+              + " floe.keeper.group, else keeper.optimizer.default-group. E.g. - { name: local,"
+              + " kind: processes, target: 2 }.");
+  public static final ConfigKey GROUP_NAME =
+      key(
+          "keeper.optimizer.groups[].name",
+          Kind.STRING,
+          null,
+          "Required: the group's name, as tables give it in floe.keeper.group; 1 to 64 letters,"
+              + " digits, - and _, starting with a letter or digit, each different from the"
+              + " others ignoring case.");
+  public static final ConfigKey GROUP_KIND =
+      new ConfigKey(
+          "keeper.optimizer.groups[].kind",
+          Kind.CHOICE,
+          Optional.empty(),
+          "Required: where the group's workers run and who starts them (see"
+              + " keeper.optimizer.groups).",
+          Arrays.stream(WorkerGroupKind.values()).map(WorkerGroupKind::configName).toList(),
+          0,
+          false);
+  public static final ConfigKey GROUP_TARGET =
+      new ConfigKey(
+          "keeper.optimizer.groups[].target",
+          Kind.INTEGER,
+          Optional.empty(),
+          "Required: what the keeper keeps the group at, threads for kind threads and workers for"
+              + " the others (processes, Flink subtasks, registered workers); below it for longer"
+              + " than keeper.optimizer.capacity-grace raises capacity_below_target.",
+          List.of(),
+          1,
+          false);
+  public static final ConfigKey GROUP_THREADS_PER_WORKER =
+      integer(
+          "keeper.optimizer.groups[].threads-per-worker",
+          WorkerGroupSettings.DEFAULT_THREADS_PER_WORKER,
+          1,
+          "Kinds processes and flink only: optimize tasks each worker runs at once. (A threads"
+              + " group's target is its thread count; external workers say their own.)");
+  public static final ConfigKey GROUP_HEAP =
+      new ConfigKey(
+          "keeper.optimizer.groups[].heap",
+          Kind.SIZE,
+          Optional.of(
+              SizeText.format(WorkerGroupSettings.DEFAULT_HEAP_BYTES_PER_THREAD)
+                  + " per thread of the worker"),
+          "Kind processes only: the heap (-Xmx) of each floe optimizer process. The default gives"
+              + " each thread 512m because one rewrite task completes within 512 MiB, even with"
+              + " millions of equality-deleted keys (docs/optimize.md).",
+          List.of(),
+          WorkerGroupSettings.MINIMUM_HEAP_BYTES,
+          false);
+  public static final ConfigKey GROUP_FLINK =
+      key(
+          "keeper.optimizer.groups[].flink",
+          Kind.HTTP_ADDRESS,
+          null,
+          "Kind flink only, and required for it: the REST endpoint (rest.port) of the JobManager"
+              + " of the Flink cluster that runs the group's job, e.g. flink-jm:8081 or"
+              + " https://flink.example.com:8443.");
+
+  /**
+   * The keys of one {@code keeper.optimizer.groups} item, in the order the reference lists them.
+   */
+  public static final List<ConfigKey> GROUP_KEYS =
+      List.of(
+          GROUP_NAME, GROUP_KIND, GROUP_TARGET, GROUP_THREADS_PER_WORKER, GROUP_HEAP, GROUP_FLINK);
+
+  public static final ConfigKey KEEPER_OPTIMIZER_DEFAULT_GROUP =
+      key(
+          "keeper.optimizer.default-group",
+          Kind.STRING,
+          "the first group listed",
+          "floe serve: the group that runs the tasks of tables without the floe.keeper.group"
+              + " property: the name of one of keeper.optimizer.groups (ignoring case), or default"
+              + " when none are listed.");
+  public static final ConfigKey KEEPER_OPTIMIZER_CAPACITY_GRACE =
+      duration(
+          "keeper.optimizer.capacity-grace",
+          OptimizerSettings.DEFAULT_CAPACITY_GRACE,
+          "floe serve: how long a worker group may stay below its target before the keeper raises"
+              + " capacity_below_target (and capacity_restored once it is back). The default"
+              + " covers starting a worker again (a process within seconds, a Flink job"
+              + " resubmitted within about a minute) with a retry or two, so a routine restart"
+              + " raises nothing, while a group that cannot start is told within minutes.");
   public static final ConfigKey KEEPER_MAINTENANCE_EXPIRE_INTERVAL =
       duration(
           "keeper.maintenance.expire-interval",
@@ -347,6 +450,9 @@ public final class ConfigSchema {
           KEEPER_OPTIMIZER_THREADS,
           KEEPER_OPTIMIZER_TABLE_SHARE,
           KEEPER_OPTIMIZER_LEASE_TIMEOUT,
+          KEEPER_OPTIMIZER_GROUPS,
+          KEEPER_OPTIMIZER_DEFAULT_GROUP,
+          KEEPER_OPTIMIZER_CAPACITY_GRACE,
           KEEPER_MAINTENANCE_EXPIRE_INTERVAL,
           KEEPER_MAINTENANCE_METADATA_INTERVAL,
           KEEPER_MAINTENANCE_ORPHAN_INTERVAL,
@@ -396,6 +502,28 @@ public final class ConfigSchema {
     keys.put("include", KEEPER_INCLUDE);
     keys.put("exclude", KEEPER_EXCLUDE);
     return Collections.unmodifiableMap(keys);
+  }
+
+  /** The keys of one {@code keeper.optimizer.groups} item by name ({@code kind}, ...). */
+  public static Map<String, ConfigKey> groupItemKeys() {
+    Map<String, ConfigKey> keys = new LinkedHashMap<>();
+    GROUP_KEYS.forEach(key -> keys.put(key.name(), key));
+    return Collections.unmodifiableMap(keys);
+  }
+
+  /**
+   * Every key the reference documents, in its order: {@link #KEYS}, with the keys of a {@code
+   * keeper.optimizer.groups} item right after that key.
+   */
+  public static List<ConfigKey> referenceKeys() {
+    List<ConfigKey> keys = new ArrayList<>();
+    for (ConfigKey key : KEYS) {
+      keys.add(key);
+      if (key.kind() == Kind.GROUPS) {
+        keys.addAll(GROUP_KEYS);
+      }
+    }
+    return List.copyOf(keys);
   }
 
   private static ConfigKey duration(String path, Duration defaultValue, String description) {

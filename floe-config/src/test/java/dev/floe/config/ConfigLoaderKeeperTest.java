@@ -13,8 +13,10 @@ import dev.floe.core.config.ListenAddress;
 import dev.floe.core.config.MaintenanceIntervals;
 import dev.floe.core.config.OptimizerSettings;
 import dev.floe.core.config.StoreSettings;
+import dev.floe.core.config.WorkerGroupSettings;
 import dev.floe.core.error.ErrorCategory;
 import dev.floe.core.error.FloeException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,6 +64,9 @@ class ConfigLoaderKeeperTest {
                 Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
                 0.5,
                 Duration.ofSeconds(30)));
+    assertThat(keeper.optimizer().groups()).isEmpty();
+    assertThat(keeper.optimizer().defaultGroup()).isEmpty();
+    assertThat(keeper.optimizer().capacityGrace()).isEqualTo(Duration.ofMinutes(2));
     assertThat(keeper.maintenance())
         .isEqualTo(
             new MaintenanceIntervals(Duration.ofHours(1), Duration.ofHours(1), Duration.ofDays(1)));
@@ -81,6 +86,8 @@ class ConfigLoaderKeeperTest {
                 + entry(ConfigSchema.KEEPER_OPTIMIZER_TABLE_SHARE)
                 + "  "
                 + entry(ConfigSchema.KEEPER_OPTIMIZER_LEASE_TIMEOUT)
+                + "  "
+                + entry(ConfigSchema.KEEPER_OPTIMIZER_CAPACITY_GRACE)
                 + "  maintenance:\n  "
                 + entry(ConfigSchema.KEEPER_MAINTENANCE_EXPIRE_INTERVAL)
                 + "  "
@@ -168,6 +175,341 @@ class ConfigLoaderKeeperTest {
                     Map.of("s3.secret-access-key", S3_SECRET)),
                 List.of(),
                 List.of()));
+  }
+
+  @Test
+  void workerGroups() throws Exception {
+    OptimizerSettings optimizer =
+        load("""
+                keeper:
+                  optimizer:
+                    default-group: local
+                    groups:
+                      - { name: local, kind: processes, target: 2, threads-per-worker: 1, heap: 512m }
+                      - { name: cluster, kind: flink, target: 4, flink: flink-jm:8081 }
+                      - { name: elsewhere, kind: external, target: 3 }
+                    capacity-grace: 2m
+                """)
+            .keeper()
+            .optimizer();
+
+    List<WorkerGroupSettings> groups =
+        List.of(
+            WorkerGroupSettings.processes("local", 2, 1, 512L << 20),
+            WorkerGroupSettings.flink("cluster", 4, 1, URI.create("http://flink-jm:8081")),
+            WorkerGroupSettings.external("elsewhere", 3));
+    assertThat(optimizer)
+        .isEqualTo(
+            new OptimizerSettings(
+                OptimizerSettings.defaultThreads(),
+                0.5,
+                Duration.ofSeconds(30),
+                groups,
+                Optional.of("local"),
+                Duration.ofMinutes(2)));
+    assertThat(optimizer.effectiveGroups()).isEqualTo(groups);
+    assertThat(optimizer.defaultGroupName()).isEqualTo("local");
+    assertThat(optimizer.group("CLUSTER")).contains(groups.get(1));
+  }
+
+  @Test
+  void withoutGroupsTheOneGroupIsThreadsOfKeeperOptimizerThreads() throws Exception {
+    OptimizerSettings optimizer =
+        load("keeper:\n  optimizer:\n    threads: 3\n").keeper().optimizer();
+
+    assertThat(optimizer.groups()).isEmpty();
+    assertThat(optimizer.effectiveGroups())
+        .containsExactly(WorkerGroupSettings.threads("default", 3));
+    assertThat(optimizer.defaultGroupName()).isEqualTo("default");
+    assertThat(load("").keeper().optimizer().effectiveGroups())
+        .containsExactly(
+            WorkerGroupSettings.threads("default", OptimizerSettings.defaultThreads()));
+    assertThat(
+            load("keeper:\n  optimizer:\n    default-group: Default\n")
+                .keeper()
+                .optimizer()
+                .defaultGroupName())
+        .isEqualTo("default");
+  }
+
+  @Test
+  void groupDefaults() throws Exception {
+    OptimizerSettings optimizer =
+        load("""
+                keeper:
+                  optimizer:
+                    groups:
+                      - { name: serve, kind: THREADS, target: 2 }
+                      - { name: big, kind: processes, target: 1, threads-per-worker: 3 }
+                      - { name: small, kind: processes, target: 4 }
+                      - name: secure
+                        kind: flink
+                        target: 8
+                        threads-per-worker: 2
+                        flink: https://flink.example.com:8443/
+                      - { name: v6, kind: flink, target: 1, flink: '[::1]:8081' }
+                """)
+            .keeper()
+            .optimizer();
+
+    assertThat(optimizer.groups())
+        .containsExactly(
+            WorkerGroupSettings.threads("serve", 2),
+            WorkerGroupSettings.processes("big", 1, 3, 1536L << 20),
+            WorkerGroupSettings.processes("small", 4, 1, 512L << 20),
+            WorkerGroupSettings.flink("secure", 8, 2, URI.create("https://flink.example.com:8443")),
+            WorkerGroupSettings.flink("v6", 1, 1, URI.create("http://[::1]:8081")));
+    assertThat(optimizer.defaultGroup()).isEmpty();
+    assertThat(optimizer.defaultGroupName()).isEqualTo("serve");
+    assertThat(optimizer.capacityGrace()).isEqualTo(Duration.ofMinutes(2));
+  }
+
+  @Test
+  void groupNeedsANameAKindAndATarget() throws Exception {
+    assertRefused(
+        "keeper:\n  optimizer:\n    groups:\n      - { kind: external, target: 1 }\n",
+        ", line 4: keeper.optimizer.groups[0].name is required: tables pick their group by its"
+            + " name (floe.keeper.group). Add it, e.g. name: local.");
+    assertRefused(
+        "keeper:\n  optimizer:\n    groups:\n      - { name: local, target: 1 }\n",
+        ", line 4: keeper.optimizer.groups[0].kind is required. Add it: threads, processes, flink,"
+            + " external.");
+    assertRefused(
+        "keeper:\n  optimizer:\n    groups:\n      - { name: local, kind: processes }\n",
+        ", line 4: keeper.optimizer.groups[0].target is required: the workers the keeper keeps"
+            + " group 'local' at. Add it, e.g. target: 2.");
+  }
+
+  @Test
+  void unknownGroupKind() throws Exception {
+    assertRefused(
+        "keeper:\n  optimizer:\n    groups:\n      - { name: local, kind: docker, target: 1 }\n",
+        ", line 4: keeper.optimizer.groups[0].kind must be one of threads, processes, flink,"
+            + " external, got 'docker'. See docs/config.md for what it takes.");
+  }
+
+  @Test
+  void duplicateGroupNameIgnoringCase() throws Exception {
+    assertRefused(
+        """
+        keeper:
+          optimizer:
+            groups:
+              - { name: local, kind: processes, target: 1 }
+              - { name: Local, kind: external, target: 1 }
+        """,
+        ", line 5: keeper.optimizer.groups[1].name 'Local' is the name of"
+            + " keeper.optimizer.groups[0] too (names are compared ignoring case). Give each group"
+            + " a name of its own.");
+  }
+
+  @Test
+  void badGroupName() throws Exception {
+    for (String name : List.of("'my group'", "-local", "local.1", "'x/y'", "a".repeat(65))) {
+      String written = name.startsWith("'") ? name.substring(1, name.length() - 1) : name;
+      assertRefused(
+          "keeper:\n  optimizer:\n    groups:\n      - { name: "
+              + name
+              + ", kind: external, target: 1 }\n",
+          ", line 4: keeper.optimizer.groups[0].name must be 1 to 64 letters, digits, '-' or '_',"
+              + " starting with a letter or digit, got '"
+              + written
+              + "'. Rename the group, e.g. name: local.");
+    }
+  }
+
+  @Test
+  void targetBelowOne() throws Exception {
+    assertRefused(
+        "keeper:\n  optimizer:\n    groups:\n      - { name: local, kind: threads, target: 0 }\n",
+        ", line 4: keeper.optimizer.groups[0].target must be an integer >= 1, got '0'. See"
+            + " docs/config.md for what it takes.");
+    assertRefused(
+        "keeper:\n  optimizer:\n    groups:\n      - { name: local, kind: processes, target: 1,"
+            + " threads-per-worker: 0 }\n",
+        ", line 4: keeper.optimizer.groups[0].threads-per-worker must be an integer >= 1, got"
+            + " '0'. See docs/config.md for what it takes.");
+  }
+
+  @Test
+  void flinkGroupNeedsItsAddress() throws Exception {
+    assertRefused(
+        "keeper:\n  optimizer:\n    groups:\n      - { name: cluster, kind: flink, target: 4 }\n",
+        ", line 4: keeper.optimizer.groups[0].flink is required when"
+            + " keeper.optimizer.groups[0].kind is flink. Add the REST address of the Flink"
+            + " cluster's JobManager (its rest.port, 8081 by default) under"
+            + " keeper.optimizer.groups[0], e.g. flink: flink-jm:8081.");
+  }
+
+  @Test
+  void badFlinkAddress() throws Exception {
+    for (String address :
+        List.of(
+            "flink-jm",
+            "flink-jm:0",
+            "ftp://flink-jm:8081",
+            "http://flink-jm",
+            "'::1:8081'",
+            "http://flink-jm:8081/jobs",
+            "'http:// flink-jm:8081'")) {
+      String written =
+          address.startsWith("'") ? address.substring(1, address.length() - 1) : address;
+      assertRefused(
+          "keeper:\n  optimizer:\n    groups:\n      - { name: cluster, kind: flink, target: 4,"
+              + " flink: "
+              + address
+              + " }\n",
+          ", line 4: keeper.optimizer.groups[0].flink must be HOST:PORT or http(s)://HOST:PORT"
+              + " with a port from 1 to 65535 (e.g. flink-jm:8081, or"
+              + " https://flink.example.com:8443), got '"
+              + written
+              + "'. See docs/config.md for what it takes.");
+    }
+  }
+
+  @Test
+  void keysOfOtherKindsAreRefused() throws Exception {
+    assertRefused(
+        "keeper:\n  optimizer:\n    groups:\n      - { name: local, kind: processes, target: 2,"
+            + " flink: flink-jm:8081 }\n",
+        ", line 4: keeper.optimizer.groups[0].flink is only for groups of kind flink, and group"
+            + " 'local' is of kind processes. Remove it.");
+    assertRefused(
+        "keeper:\n  optimizer:\n    groups:\n      - { name: cluster, kind: flink, target: 2,"
+            + " flink: flink-jm:8081, heap: 1g }\n",
+        ", line 4: keeper.optimizer.groups[0].heap is only for groups of kind processes, and group"
+            + " 'cluster' is of kind flink. Remove it.");
+    assertRefused(
+        "keeper:\n  optimizer:\n    groups:\n      - name: serve\n        kind: threads\n"
+            + "        target: 2\n        threads-per-worker: 2\n",
+        ", line 7: keeper.optimizer.groups[0].threads-per-worker is only for groups of kind"
+            + " processes or flink, and group 'serve' is of kind threads. Remove it.");
+    assertRefused(
+        "keeper:\n  optimizer:\n    groups:\n      - { name: elsewhere, kind: external, target:"
+            + " 3, heap: 2g }\n",
+        ", line 4: keeper.optimizer.groups[0].heap is only for groups of kind processes, and group"
+            + " 'elsewhere' is of kind external. Remove it.");
+  }
+
+  @Test
+  void atMostOneThreadsGroup() throws Exception {
+    assertRefused(
+        """
+        keeper:
+          optimizer:
+            groups:
+              - { name: serve, kind: threads, target: 2 }
+              - { name: local, kind: processes, target: 1 }
+              - { name: more, kind: threads, target: 2 }
+        """,
+        ", line 6: keeper.optimizer.groups[2] is a second group of kind threads, beside"
+            + " keeper.optimizer.groups[0]: threads groups all run in floe serve's one JVM, so"
+            + " there is at most one. Make them one group whose target is the sum of theirs.");
+  }
+
+  @Test
+  void defaultGroupMustNameAGroup() throws Exception {
+    assertRefused(
+        """
+        keeper:
+          optimizer:
+            groups:
+              - { name: local, kind: processes, target: 2 }
+              - { name: cluster, kind: flink, target: 4, flink: flink-jm:8081 }
+            default-group: remote
+        """,
+        ", line 6: keeper.optimizer.default-group 'remote' names no group of"
+            + " keeper.optimizer.groups, which lists local, cluster. Name one of them, or leave"
+            + " keeper.optimizer.default-group out for the first (local).");
+    assertRefused(
+        "keeper:\n  optimizer:\n    default-group: remote\n",
+        ", line 3: keeper.optimizer.default-group 'remote' names no group:"
+            + " keeper.optimizer.groups lists none, so the one group is 'default'"
+            + " (keeper.optimizer.threads threads). List the group under keeper.optimizer.groups,"
+            + " or leave keeper.optimizer.default-group out.");
+    assertThat(
+            load("""
+                    keeper:
+                      optimizer:
+                        default-group: CLUSTER
+                        groups:
+                          - { name: local, kind: processes, target: 2 }
+                          - { name: cluster, kind: external, target: 4 }
+                    """)
+                .keeper()
+                .optimizer()
+                .defaultGroupName())
+        .isEqualTo("cluster");
+  }
+
+  @Test
+  void threadsBesideGroupsIsRefused() throws Exception {
+    assertRefused(
+        """
+        keeper:
+          optimizer:
+            threads: 4
+            groups:
+              - { name: local, kind: processes, target: 2 }
+        """,
+        ", line 3: keeper.optimizer.threads is not used when keeper.optimizer.groups lists groups:"
+            + " threads inside floe serve are then a group of kind threads, sized by its target."
+            + " Remove it, or replace it with such a group, e.g. - { name: serve, kind: threads,"
+            + " target: 4 }.");
+  }
+
+  @Test
+  void badHeap() throws Exception {
+    for (String heap : List.of("512x", "-1g", "1.5g", "32m", "512", "2gb", "99999999999g")) {
+      assertRefused(
+          "keeper:\n  optimizer:\n    groups:\n      - { name: local, kind: processes, target: 2,"
+              + " heap: "
+              + heap
+              + " }\n",
+          ", line 4: keeper.optimizer.groups[0].heap must be a size of at least 64m such as 512m"
+              + " or 2g (bytes, or a number with k, m or g), got '"
+              + heap
+              + "'. See docs/config.md for what it takes.");
+    }
+    assertThat(
+            load("keeper:\n  optimizer:\n    groups:\n      - { name: local, kind: processes,"
+                    + " target: 2, heap: 2G }\n")
+                .keeper()
+                .optimizer()
+                .groups()
+                .get(0)
+                .heapBytes())
+        .contains(2L << 30);
+  }
+
+  @Test
+  void badCapacityGrace() throws Exception {
+    for (String grace : List.of("soon", "0s", "-2m")) {
+      assertRefused(
+          "keeper:\n  optimizer:\n    capacity-grace: " + grace + "\n",
+          ", line 3: keeper.optimizer.capacity-grace must be a duration above zero such as 30s,"
+              + " 15m, 12h or 3d, got '"
+              + grace
+              + "'. See docs/config.md for what it takes.");
+    }
+  }
+
+  @Test
+  void groupItemsAreSectionsOfKnownKeys() throws Exception {
+    assertRefused(
+        "keeper:\n  optimizer:\n    groups:\n      - { name: local, kind: processes, target: 2,"
+            + " heap-size: 1g }\n",
+        ", line 4: unknown key 'keeper.optimizer.groups[0].heap-size'. The keys under"
+            + " 'keeper.optimizer.groups[0]' are: name, kind, target, threads-per-worker, heap,"
+            + " flink. Every key is listed in docs/config.md and by 'floe config --reference'.");
+    assertRefused(
+        "keeper:\n  optimizer:\n    groups: local\n",
+        ", line 3: keeper.optimizer.groups must be a list of worker group sections, got 'local'."
+            + " See docs/config.md for what it takes.");
+    assertRefused(
+        "keeper:\n  optimizer:\n    groups:\n      - local\n",
+        ", line 4: 'keeper.optimizer.groups[0]' must be a section with the keys name, kind,"
+            + " target, threads-per-worker, heap, flink, not 'local'.");
   }
 
   @Test
