@@ -48,6 +48,7 @@ import picocli.CommandLine.Spec;
       RemoveDanglingDeletesCommand.class,
       CheckHistoryCommand.class,
       ServeCommand.class,
+      OptimizerCommand.class,
       SqlCommand.class
     })
 public final class FloeCommand implements Runnable {

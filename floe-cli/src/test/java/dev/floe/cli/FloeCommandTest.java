@@ -35,6 +35,7 @@ class FloeCommandTest {
             "remove-dangling-deletes",
             "check-history",
             "serve",
+            "optimizer",
             "sql");
   }
 
@@ -54,6 +55,7 @@ class FloeCommandTest {
             "remove-dangling-deletes",
             "check-history",
             "serve",
+            "optimizer",
             "sql")) {
       CliRun run = CliRun.run(directory, command, "--help");
 

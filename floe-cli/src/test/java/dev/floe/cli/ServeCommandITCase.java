@@ -3,7 +3,6 @@ package dev.floe.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.core.config.CatalogSettings;
 import dev.floe.core.optimize.OptimizePolicy;
 import dev.floe.iceberg.CatalogFactory;
@@ -13,13 +12,6 @@ import dev.floe.iceberg.optimize.UpsertWriter;
 import dev.floe.iceberg.optimize.UpsertWriter.Change;
 import dev.floe.testing.Poll;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.net.ConnectException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,30 +39,25 @@ class ServeCommandITCase {
 
   @TempDir Path directory;
 
-  private final HttpClient client = HttpClient.newHttpClient();
-  private final ObjectMapper json = new ObjectMapper();
-  private final List<Process> processes = new ArrayList<>();
+  private final FloeProcess floe = new FloeProcess();
 
   @AfterEach
   void stopProcesses() throws InterruptedException {
-    for (Process process : processes) {
-      process.destroyForcibly();
-      process.waitFor(30, TimeUnit.SECONDS);
-    }
+    floe.close();
   }
 
   @Test
   void aKilledKeeperRestartsWithNothingStuckOrLostAndFinishesTheRewrite() throws Exception {
-    Map<Long, String> expected = writeManySmallFiles();
+    Map<Long, String> expected = writeManySmallFiles(directory);
     Path config = directory.resolve("floe.yaml");
     Files.writeString(
         config,
         "keeper:\n  refresh-interval-seconds: 1\n  optimizer:\n    threads: 1\n",
         StandardCharsets.UTF_8);
-    int port = freePort();
+    int port = FloeProcess.freePort();
 
     Process first = serve(config, port, directory.resolve("serve-1.log"));
-    awaitOutput(first, directory.resolve("serve-1.log"), "Keeper serving floe on");
+    FloeProcess.awaitOutput(first, directory.resolve("serve-1.log"), "Keeper serving floe on");
     Poll.until(
         TABLE + " is being rewritten",
         WITHIN,
@@ -81,7 +68,7 @@ class ServeCommandITCase {
     assertThat(first.exitValue()).isEqualTo(137);
 
     Process second = serve(config, port, directory.resolve("serve-2.log"));
-    awaitOutput(second, directory.resolve("serve-2.log"), "Keeper serving floe on");
+    FloeProcess.awaitOutput(second, directory.resolve("serve-2.log"), "Keeper serving floe on");
     try {
       Poll.until(
           TABLE + " compacted and idle after the restart",
@@ -95,9 +82,9 @@ class ServeCommandITCase {
                   .isPresent());
     } catch (AssertionError e) {
       throw new AssertionError(
-          e.getMessage() + "; now: " + get(port, "/api/v1/tables/" + TABLE), e);
+          e.getMessage() + "; now: " + floe.get(port, "/api/v1/tables/" + TABLE), e);
     }
-    JsonNode detail = get(port, "/api/v1/tables/" + TABLE);
+    JsonNode detail = floe.get(port, "/api/v1/tables/" + TABLE);
     assertThat(detail.get("consecutive_failures").asInt()).isZero();
     assertThat(detail.get("last_error").isNull()).isTrue();
     List<String> results = new ArrayList<>();
@@ -121,7 +108,7 @@ class ServeCommandITCase {
    * 40 small files of 5,000 rows and 10 upsert commits (equality deletes) over four partitions: a
    * rewrite of several seconds, so the test can kill the keeper in the middle of it.
    */
-  private Map<Long, String> writeManySmallFiles() {
+  static Map<Long, String> writeManySmallFiles(Path directory) {
     try (FloeCatalog catalog =
         new CatalogFactory().open(CatalogSettings.embedded(), directory.resolve("data"))) {
       Table table =
@@ -151,19 +138,9 @@ class ServeCommandITCase {
   }
 
   private Process serve(Path config, int port, Path log) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (argument.startsWith("--add-opens") || argument.startsWith("--add-exports")) {
-        command.add(argument);
-      }
-    }
-    command.addAll(
+    return floe.start(
+        log,
         List.of(
-            "-Xmx1g",
-            "-cp",
-            System.getProperty("java.class.path"),
-            FloeMain.class.getName(),
             "--config",
             config.toString(),
             "--data-dir",
@@ -171,52 +148,9 @@ class ServeCommandITCase {
             "serve",
             "--listen",
             "127.0.0.1:" + port));
-    Process process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    processes.add(process);
-    return process;
   }
 
-  private static void awaitOutput(Process process, Path log, String text) throws Exception {
-    Poll.until(
-        "'" + text + "' in " + log.getFileName(),
-        WITHIN,
-        EVERY,
-        () -> {
-          String output = Files.readString(log, StandardCharsets.UTF_8);
-          if (!process.isAlive()) {
-            throw new AssertionError("floe serve exited " + process.exitValue() + ":\n" + output);
-          }
-          return output.contains(text);
-        });
-  }
-
-  /** The API's entry of the table; empty until the keeper lists it. */
   private Optional<JsonNode> state(int port) throws Exception {
-    for (JsonNode table : get(port, "/api/v1/tables").get("tables")) {
-      if (table.get("table").asText().equals(TABLE)) {
-        return Optional.of(table);
-      }
-    }
-    return Optional.empty();
-  }
-
-  private JsonNode get(int port, String path) throws Exception {
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build();
-    HttpResponse<String> response;
-    try {
-      response = client.send(request, HttpResponse.BodyHandlers.ofString());
-    } catch (ConnectException e) {
-      throw new AssertionError("floe serve does not answer on port " + port, e);
-    }
-    assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
-    return json.readTree(response.body());
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+    return floe.table(port, TABLE);
   }
 }

@@ -31,11 +31,16 @@ public final class KeeperEvents {
     raise(new KeeperEvent(clock.instant(), kind, catalog, Optional.empty(), message));
   }
 
+  /** An event of the service itself (workers, capacity): no catalog, no table. */
+  public void service(String kind, String message) {
+    raise(new KeeperEvent(clock.instant(), kind, "", Optional.empty(), message));
+  }
+
   private void raise(KeeperEvent event) {
     LOG.info(
-        "{} {}{}: {}",
+        "{}{}{}: {}",
         event.kind(),
-        event.catalog(),
+        event.catalog().isEmpty() ? "" : " " + event.catalog(),
         event.table().map(table -> " " + table).orElse(""),
         event.message());
     try {

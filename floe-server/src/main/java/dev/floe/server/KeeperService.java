@@ -28,6 +28,10 @@ import dev.floe.server.store.KeeperEvent;
 import dev.floe.server.store.KeeperStore;
 import dev.floe.server.store.TableRecord;
 import dev.floe.server.store.TableStatus;
+import dev.floe.server.workers.CapacityLoop;
+import dev.floe.server.workers.WorkerGroups;
+import dev.floe.server.workers.WorkerProtocol;
+import dev.floe.server.workers.WorkerRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -65,6 +69,10 @@ public final class KeeperService implements AutoCloseable {
   private final TaskQueue queue;
   private final RunCoordinator coordinator;
   private final OptimizerWorkers workers;
+  private final WorkerGroups groups;
+  private final WorkerRegistry workerRegistry;
+  private final WorkerProtocol workerProtocol;
+  private final CapacityLoop capacity;
   private final TableEvaluator evaluator;
   private final OptimizeScheduler scheduler;
   private final DiscoveryLoop discovery;
@@ -89,18 +97,43 @@ public final class KeeperService implements AutoCloseable {
     this.registry = new TableRegistry(store);
     this.events = new KeeperEvents(store, clock);
     OptimizeJob job = new OptimizeJob(spillRoot);
-    int slots = settings.optimizer().threads();
+    this.groups = WorkerGroups.of(settings.optimizer());
+    int slots = groups.slots().values().stream().mapToInt(Integer::intValue).sum();
+    Duration leaseTimeout = settings.optimizer().leaseTimeout();
     this.queue =
-        new TaskQueue(
-            clock, settings.optimizer().leaseTimeout(), slots, settings.optimizer().tableShare());
+        new TaskQueue(clock, leaseTimeout, groups.slots(), settings.optimizer().tableShare());
     this.coordinator =
         new RunCoordinator(
             registry, store, queue, events, clock, settings.quarantineAfterFailures());
+    this.workerRegistry = new WorkerRegistry(clock, leaseTimeout);
     this.workers =
-        new OptimizerWorkers(queue, coordinator, slots, settings.optimizer().leaseTimeout());
+        new OptimizerWorkers(
+            queue,
+            coordinator,
+            workerRegistry,
+            groups.threads().map(WorkerGroups.Group::name).orElse(groups.defaultGroup()),
+            groups.threads().map(WorkerGroups.Group::target).orElse(0),
+            leaseTimeout);
+    this.workerProtocol = new WorkerProtocol(workerRegistry, queue, coordinator, events, groups);
+    this.capacity =
+        new CapacityLoop(
+            workerProtocol,
+            workerRegistry,
+            groups,
+            events,
+            clock,
+            settings.optimizer().capacityGrace());
     this.evaluator =
         new TableEvaluator(
-            catalogs, registry, store, events, job, new HistoryGuard(store, events), clock, 1);
+            catalogs,
+            registry,
+            store,
+            events,
+            job,
+            new HistoryGuard(store, events),
+            groups,
+            clock,
+            1);
     this.scheduler =
         new OptimizeScheduler(
             registry,
@@ -136,7 +169,7 @@ public final class KeeperService implements AutoCloseable {
                 settings.maintenance().expire(),
                 settings.maintenance().metadata(),
                 settings.maintenance().orphans()));
-    this.metrics = new KeeperMetrics(registry, queue, workers, clock);
+    this.metrics = new KeeperMetrics(registry, queue, workers, groups, workerRegistry, clock);
     coordinator.onRun(metrics::recordRun);
   }
 
@@ -249,6 +282,7 @@ public final class KeeperService implements AutoCloseable {
     start("floe-keeper-discovery", discovery);
     start("floe-keeper-scheduler", scheduler);
     start("floe-keeper-maintenance", maintenance);
+    start("floe-keeper-capacity", capacity);
     LOG.info(
         "keeper started: {} catalog(s), {} known table(s), {} worker thread(s)",
         catalogs.size(),
@@ -287,6 +321,18 @@ public final class KeeperService implements AutoCloseable {
     return queue;
   }
 
+  public WorkerGroups groups() {
+    return groups;
+  }
+
+  public WorkerRegistry workerRegistry() {
+    return workerRegistry;
+  }
+
+  public WorkerProtocol workerProtocol() {
+    return workerProtocol;
+  }
+
   public KeeperSettings settings() {
     return settings;
   }
@@ -309,7 +355,8 @@ public final class KeeperService implements AutoCloseable {
         discovery.lastRefresh().isAfter(now.minus(refreshLimit))
             || startedAt.isAfter(now.minus(refreshLimit));
     boolean schedulerAlive = scheduler.lastTick().isAfter(now.minus(Duration.ofMinutes(1)));
-    return discoveryAlive && schedulerAlive;
+    boolean capacityAlive = capacity.lastTick().isAfter(now.minus(Duration.ofMinutes(1)));
+    return discoveryAlive && schedulerAlive && capacityAlive;
   }
 
   /** Pauses a table: no new runs until resumed (a running run finishes). */
@@ -377,6 +424,7 @@ public final class KeeperService implements AutoCloseable {
     discovery.stop();
     scheduler.stop();
     maintenance.stop();
+    capacity.stop();
     workers.stop(STOP_GRACE);
     coordinator.stop();
     for (Thread thread : threads) {

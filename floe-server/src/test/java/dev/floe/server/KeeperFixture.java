@@ -54,6 +54,12 @@ final class KeeperFixture implements AutoCloseable {
   }
 
   static KeeperSettings settings(int quarantineAfterFailures, Optional<Secret> token) {
+    return settings(
+        quarantineAfterFailures, token, new OptimizerSettings(2, 0.5, Duration.ofSeconds(10)));
+  }
+
+  static KeeperSettings settings(
+      int quarantineAfterFailures, Optional<Secret> token, OptimizerSettings optimizer) {
     return new KeeperSettings(
         new ListenAddress("127.0.0.1", 0),
         token,
@@ -64,7 +70,7 @@ final class KeeperFixture implements AutoCloseable {
         List.of(),
         List.of(),
         new StoreSettings(Optional.empty(), Optional.empty(), Optional.empty()),
-        new OptimizerSettings(2, 0.5, Duration.ofSeconds(10)),
+        optimizer,
         new MaintenanceIntervals(Duration.ofHours(1), Duration.ofHours(1), Duration.ofDays(1)),
         List.of());
   }

@@ -48,12 +48,14 @@ public final class KeeperHttpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KeeperHttpServer.class);
   private static final String API = "/api/v1";
   private static final int RUNS_SHOWN = 20;
+  private static final int HTTP_THREADS = 64;
 
   private final KeeperService keeper;
   private final Optional<byte[]> token;
   private final HttpServer server;
   private final ExecutorService executor;
   private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private final WorkerRoutes workerRoutes;
 
   private KeeperHttpServer(
       KeeperService keeper, Optional<Secret> token, HttpServer server, ExecutorService executor) {
@@ -61,6 +63,13 @@ public final class KeeperHttpServer implements AutoCloseable {
     this.token = token.map(secret -> secret.reveal().getBytes(StandardCharsets.UTF_8));
     this.server = server;
     this.executor = executor;
+    this.workerRoutes =
+        new WorkerRoutes(
+            keeper.workerProtocol(),
+            keeper.workerRegistry(),
+            keeper.groups(),
+            keeper.settings().optimizer().leaseTimeout(),
+            json);
   }
 
   /**
@@ -89,9 +98,11 @@ public final class KeeperHttpServer implements AutoCloseable {
       throw FloeException.badInput(
           "Cannot listen on " + listen + ": " + e.getMessage() + ". Check keeper.listen.");
     }
+    // Workers long-poll for tasks (up to WorkerProtocol.MAX_POLL_WAIT each), so the pool has room
+    // for them beside the API's own requests.
     ExecutorService executor =
         Executors.newFixedThreadPool(
-            4,
+            HTTP_THREADS,
             runnable -> {
               Thread thread = new Thread(runnable, "floe-keeper-http");
               thread.setDaemon(true);
@@ -169,6 +180,23 @@ public final class KeeperHttpServer implements AutoCloseable {
       }
       return;
     }
+    if (path.equals(WorkerRoutes.PREFIX) || path.startsWith(WorkerRoutes.PREFIX + "/")) {
+      WorkerRoutes.Response response;
+      try {
+        response = workerRoutes.handle(method, path, query, exchange.getRequestBody());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        response = new WorkerRoutes.Response(503, error("the keeper is stopping"));
+      } catch (IllegalArgumentException e) {
+        response = new WorkerRoutes.Response(400, error(e.getMessage()));
+      }
+      if (response.body() == null) {
+        exchange.sendResponseHeaders(response.status(), -1);
+      } else {
+        send(exchange, response.status(), response.body());
+      }
+      return;
+    }
     if (path.equals(API + "/tables")) {
       requireMethod(method, "GET");
       List<Map<String, Object>> tables = new ArrayList<>();
@@ -194,7 +222,7 @@ public final class KeeperHttpServer implements AutoCloseable {
         Map<String, Object> item = new LinkedHashMap<>();
         item.put("at", event.at().toString());
         item.put("kind", event.kind());
-        item.put("catalog", event.catalog());
+        item.put("catalog", event.catalog().isEmpty() ? null : event.catalog());
         item.put("table", event.table().orElse(null));
         item.put("message", event.message());
         events.add(item);

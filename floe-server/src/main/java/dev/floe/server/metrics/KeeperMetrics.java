@@ -9,7 +9,10 @@ import dev.floe.server.optimize.TaskQueue;
 import dev.floe.server.store.RunRecord;
 import dev.floe.server.store.TableRecord;
 import dev.floe.server.store.TableStatus;
+import dev.floe.server.workers.WorkerGroups;
+import dev.floe.server.workers.WorkerRegistry;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
@@ -44,7 +47,12 @@ public final class KeeperMetrics implements TableRegistry.Listener, AutoCloseabl
   private final List<AutoCloseable> binders = new ArrayList<>();
 
   public KeeperMetrics(
-      TableRegistry tables, TaskQueue queue, OptimizerWorkers workers, Clock clock) {
+      TableRegistry tables,
+      TaskQueue queue,
+      OptimizerWorkers workers,
+      WorkerGroups groups,
+      WorkerRegistry workerRegistry,
+      Clock clock) {
     this.tables = requireNonNull(tables, "tables is null");
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
@@ -72,6 +80,19 @@ public final class KeeperMetrics implements TableRegistry.Listener, AutoCloseabl
         .register(registry);
     Gauge.builder("floe_worker_slots", workers, OptimizerWorkers::threads)
         .description("Worker slots")
+        .register(registry);
+    for (WorkerGroups.Group group : groups.all()) {
+      Gauge.builder("floe_workers_live", workerRegistry, live -> live.live(group.name()))
+          .description("Live workers of a group")
+          .tag("group", group.name())
+          .register(registry);
+      Gauge.builder("floe_workers_target", group, WorkerGroups.Group::target)
+          .description("Target workers of a group")
+          .tag("group", group.name())
+          .register(registry);
+    }
+    FunctionCounter.builder("floe_queue_lease_expiries_total", queue, TaskQueue::expiredLeases)
+        .description("Leases that expired without a heartbeat (their tasks went back)")
         .register(registry);
     for (TableStatus status : TableStatus.values()) {
       Gauge.builder(

@@ -145,6 +145,7 @@ public final class OptimizeScheduler implements Runnable {
               key,
               evaluated.get().table(),
               run,
+              evaluated.get().group(),
               store.optimizeFailures(key),
               clock.instant(),
               () -> locks.release(key)));

@@ -100,7 +100,8 @@ public final class RunCoordinator {
           "task {} of {} came back after its lease ended; its files are removed",
           taskId,
           task.table());
-      task.run().run().abandon(task.task(), "lease lost", result);
+      // Not committed, and never will be: another worker holds the task now, or it was given up.
+      task.run().run().discard(result);
       return false;
     }
     try {

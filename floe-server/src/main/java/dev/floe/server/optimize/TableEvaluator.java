@@ -17,6 +17,7 @@ import dev.floe.server.store.KeeperEvent;
 import dev.floe.server.store.KeeperStore;
 import dev.floe.server.store.TableRecord;
 import dev.floe.server.store.TableStatus;
+import dev.floe.server.workers.WorkerGroups;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -65,6 +66,8 @@ public final class TableEvaluator implements AutoCloseable {
   private final ExecutorService executor;
   private volatile Runnable onEvaluated = () -> {};
 
+  private final WorkerGroups groups;
+
   public TableEvaluator(
       Map<String, KeptCatalog> catalogs,
       TableRegistry registry,
@@ -72,6 +75,7 @@ public final class TableEvaluator implements AutoCloseable {
       KeeperEvents events,
       OptimizeJob job,
       HistoryCheck history,
+      WorkerGroups groups,
       Clock clock,
       int threads) {
     this.catalogs = Map.copyOf(requireNonNull(catalogs, "catalogs is null"));
@@ -80,6 +84,7 @@ public final class TableEvaluator implements AutoCloseable {
     this.events = requireNonNull(events, "events is null");
     this.job = requireNonNull(job, "job is null");
     this.history = requireNonNull(history, "history is null");
+    this.groups = requireNonNull(groups, "groups is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.executor =
         Executors.newFixedThreadPool(
@@ -137,6 +142,7 @@ public final class TableEvaluator implements AutoCloseable {
     Table table;
     String location = null;
     OptimizeJob.Preview preview;
+    String group;
     try {
       table = catalog.catalog().catalog().loadTable(TableIdentifier.parse(key.table()));
       location = metadataLocation(table);
@@ -145,6 +151,7 @@ public final class TableEvaluator implements AutoCloseable {
       if (policy.enabled()) {
         OptimizeTableCheck.check(key.table(), table);
       }
+      group = groups.groupOf(key.table(), table.properties());
       OptimizeFailures failures = store.optimizeFailures(key);
       preview = job.preview(key.table(), table, policy, failures, now);
     } catch (RuntimeException e) {
@@ -152,7 +159,7 @@ public final class TableEvaluator implements AutoCloseable {
       return;
     }
     PartitionState totals = preview.state().totals();
-    evaluated.put(key, new Evaluated(table, preview));
+    evaluated.put(key, new Evaluated(table, preview, group));
     String scannedLocation = location;
     registry.update(
         key,

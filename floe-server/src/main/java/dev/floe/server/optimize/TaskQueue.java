@@ -33,20 +33,27 @@ public final class TaskQueue {
 
   private final Clock clock;
   private final Duration leaseTimeout;
-  private final int slots;
-  private final int tableSlots;
+  private final Map<String, Integer> slots;
+  private final double tableShare;
   private final AtomicLong ids = new AtomicLong();
+  private long expiredLeases;
   private final Map<Long, QueuedTask> tasks = new LinkedHashMap<>();
 
   /**
-   * @param slots worker slots of the service, for the table share
-   * @param tableShare the share of the slots one table may hold while others wait, in (0, 1]
+   * @param slots the task slots of each worker group, for the table share
+   * @param tableShare the share of its group's slots one table may hold while others wait, in (0,
+   *     1]
    */
-  public TaskQueue(Clock clock, Duration leaseTimeout, int slots, double tableShare) {
+  public TaskQueue(
+      Clock clock, Duration leaseTimeout, Map<String, Integer> slots, double tableShare) {
     this.clock = requireNonNull(clock, "clock is null");
     this.leaseTimeout = requireNonNull(leaseTimeout, "leaseTimeout is null");
-    this.slots = slots;
-    this.tableSlots = Math.max(1, (int) Math.floor(slots * tableShare));
+    this.slots = Map.copyOf(requireNonNull(slots, "slots is null"));
+    this.tableShare = tableShare;
+  }
+
+  private int tableSlots(String group) {
+    return Math.max(1, (int) Math.floor(slots.getOrDefault(group, 1) * tableShare));
   }
 
   /** Queues the tasks of a run. */
@@ -60,15 +67,16 @@ public final class TaskQueue {
   }
 
   /**
-   * Leases the next task the table share allows, waiting up to {@code wait} for one.
+   * Leases the next task of the worker group that the table share allows, waiting up to {@code
+   * wait} for one.
    *
    * @throws InterruptedException when interrupted while waiting
    */
-  public synchronized Optional<QueuedTask> lease(String worker, Duration wait)
+  public synchronized Optional<QueuedTask> lease(String worker, String group, Duration wait)
       throws InterruptedException {
     long deadline = System.nanoTime() + wait.toNanos();
     while (true) {
-      Optional<QueuedTask> next = next();
+      Optional<QueuedTask> next = next(group);
       if (next.isPresent()) {
         QueuedTask task = next.get();
         Instant now = clock.instant();
@@ -88,16 +96,17 @@ public final class TaskQueue {
     }
   }
 
-  private Optional<QueuedTask> next() {
+  private Optional<QueuedTask> next(String group) {
     Map<TableKey, Integer> held = new HashMap<>();
     for (QueuedTask task : tasks.values()) {
       if (task.worker != null) {
         held.merge(task.table(), 1, Integer::sum);
       }
     }
+    int tableSlots = tableSlots(group);
     QueuedTask overShare = null;
     for (QueuedTask task : tasks.values()) {
-      if (task.worker != null) {
+      if (task.worker != null || !task.run().group().equals(group)) {
         continue;
       }
       if (held.getOrDefault(task.table(), 0) < tableSlots) {
@@ -108,15 +117,15 @@ public final class TaskQueue {
       }
     }
     // Every waiting task belongs to a table at its share: no other table waits, so it may go on.
-    if (overShare != null && waitingTables() == 1) {
+    if (overShare != null && waitingTables(group) == 1) {
       return Optional.of(overShare);
     }
     return Optional.empty();
   }
 
-  private long waitingTables() {
+  private long waitingTables(String group) {
     return tasks.values().stream()
-        .filter(task -> task.worker == null)
+        .filter(task -> task.worker == null && task.run().group().equals(group))
         .map(QueuedTask::table)
         .distinct()
         .count();
@@ -151,6 +160,42 @@ public final class TaskQueue {
     return complete(taskId, worker);
   }
 
+  /**
+   * Puts a task the worker holds back in the queue unrun (the worker stops): not a failure, and the
+   * task keeps its first lease time for the task timeout. False when the worker does not hold it.
+   */
+  public synchronized boolean release(long taskId, String worker) {
+    QueuedTask task = tasks.get(taskId);
+    if (task == null || !worker.equals(task.worker)) {
+      return false;
+    }
+    task.worker = null;
+    task.leaseExpiresAt = null;
+    notifyAll();
+    return true;
+  }
+
+  /** Puts every task the worker holds back in the queue (it left or was lost); returns how many. */
+  public synchronized int releaseAll(String worker) {
+    int released = 0;
+    for (QueuedTask task : tasks.values()) {
+      if (worker.equals(task.worker)) {
+        task.worker = null;
+        task.leaseExpiresAt = null;
+        released++;
+      }
+    }
+    if (released > 0) {
+      notifyAll();
+    }
+    return released;
+  }
+
+  /** Whether the task is still queued or leased (not completed, failed or removed). */
+  public synchronized boolean contains(long taskId) {
+    return tasks.containsKey(taskId);
+  }
+
   /** Puts tasks whose lease was not heartbeated in time back in the queue; returns how many. */
   public synchronized int expireLeases() {
     Instant now = clock.instant();
@@ -162,6 +207,7 @@ public final class TaskQueue {
         expired++;
       }
     }
+    expiredLeases += expired;
     if (expired > 0) {
       notifyAll();
     }
@@ -197,6 +243,11 @@ public final class TaskQueue {
     return removed;
   }
 
+  /** Leases that expired without a heartbeat since the start (a metric). */
+  public synchronized long expiredLeases() {
+    return expiredLeases;
+  }
+
   /** Tasks waiting for a worker. */
   public synchronized int queued() {
     return (int) tasks.values().stream().filter(task -> task.worker == null).count();
@@ -215,8 +266,9 @@ public final class TaskQueue {
         .min(Instant::compareTo);
   }
 
+  /** Task slots of every group together. */
   public int slots() {
-    return slots;
+    return slots.values().stream().mapToInt(Integer::intValue).sum();
   }
 
   /** Wakes threads waiting in {@link #lease}, e.g. to stop. */

@@ -8,10 +8,11 @@ import java.util.Optional;
 
 /**
  * Something the keeper reports: a table found or dropped, quarantined or released, rewound, a run
- * that failed, a catalog that cannot be reached. Messages never hold a secret.
+ * that failed, a catalog that cannot be reached, a worker started or lost, capacity below or back
+ * at target. Messages never hold a secret.
  *
- * @param kind one of the {@code KIND_...} names, a contract of the API
- * @param catalog the catalog concerned
+ * @param kind one of the constants below, a contract of the API
+ * @param catalog the catalog concerned; empty for events of the service (workers, capacity)
  * @param table the table concerned, empty for events of a catalog or of the service
  */
 public record KeeperEvent(
@@ -27,6 +28,10 @@ public record KeeperEvent(
   public static final String OPTIMIZE_FAILED = "optimize_failed";
   public static final String MAINTENANCE_FAILED = "maintenance_failed";
   public static final String CATALOG_UNREACHABLE = "catalog_unreachable";
+  public static final String WORKER_STARTED = "worker_started";
+  public static final String WORKER_LOST = "worker_lost";
+  public static final String CAPACITY_BELOW_TARGET = "capacity_below_target";
+  public static final String CAPACITY_RESTORED = "capacity_restored";
 
   public KeeperEvent {
     requireNonNull(at, "at is null");
