@@ -2,7 +2,6 @@ package dev.floe.iceberg.optimize;
 
 import dev.floe.core.optimize.CandidateFile;
 import dev.floe.core.optimize.FileGroup;
-import dev.floe.core.optimize.OptimizePolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -10,6 +9,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -33,21 +33,33 @@ import org.apache.iceberg.io.OutputFileFactory;
  * the target size, and writes one position delete file for each large file being converted. Heap
  * use is bounded by the policy's spill memory plus one bitmap per file of the group. Writes files
  * but commits nothing; on failure, deletes what it wrote.
+ *
+ * <p>Output files are named {@code <group>-<n>-<operation id>-<count>-<attempt>.parquet}: the
+ * group's number within its run, a counter of this process, the run's operation id, and a random
+ * attempt id, because two processes may rewrite the same group of the same run (a lease handed to
+ * another worker) and must never write to the same path.
  */
 final class FileGroupRewriter {
 
   private static final AtomicLong TASK_IDS = new AtomicLong();
 
   private final Table table;
-  private final OptimizePolicy policy;
+  private final RewriteSettings settings;
   private final Path spillDirectory;
   private final String operationId;
+  private final int groupNumber;
 
-  FileGroupRewriter(Table table, OptimizePolicy policy, Path spillDirectory, String operationId) {
+  FileGroupRewriter(
+      Table table,
+      RewriteSettings settings,
+      Path spillDirectory,
+      String operationId,
+      int groupNumber) {
     this.table = table;
-    this.policy = policy;
+    this.settings = settings;
     this.spillDirectory = spillDirectory;
     this.operationId = operationId;
+    this.groupNumber = groupNumber;
   }
 
   GroupResult rewrite(FileGroup group, PartitionFiles partition, Map<String, DataFile> byPath) {
@@ -62,7 +74,7 @@ final class FileGroupRewriter {
     List<DataFile> all = new ArrayList<>(rewrite);
     all.addAll(convert);
     EqualityDeleteResolver resolver =
-        new EqualityDeleteResolver(table, spillDirectory, policy.spillMemoryBytes());
+        new EqualityDeleteResolver(table, spillDirectory, settings.spillMemoryBytes());
     Map<String, BitSet> equalityDeleted = resolver.resolve(all, partition);
     BaseDeleteLoader loader =
         new BaseDeleteLoader(delete -> table.io().newInputFile(delete.location()));
@@ -73,13 +85,14 @@ final class FileGroupRewriter {
         new GenericAppenderFactory(
             table, table.schema(), spec, table.properties(), null, null, null);
     OutputFileFactory outputs =
-        OutputFileFactory.builderFor(table, 1, TASK_IDS.incrementAndGet())
+        OutputFileFactory.builderFor(table, groupNumber, TASK_IDS.incrementAndGet())
             .format(FileFormat.PARQUET)
             .operationId(operationId)
+            .suffix(UUID.randomUUID().toString().replace("-", "").substring(0, 16))
             .build();
     RollingWriter writer =
         new RollingWriter(
-            table, appenders, outputs, spec, first.partition(), policy.targetFileSizeBytes());
+            table, appenders, outputs, spec, first.partition(), settings.targetFileSizeBytes());
     List<DeleteFile> addedDeletes = new ArrayList<>();
     List<DataFile> converted = new ArrayList<>();
     // Every delete file that applies to the group is read once.
@@ -99,7 +112,7 @@ final class FileGroupRewriter {
       for (DataFile file : convert) {
         BitSet deleted = deletedPositions(file, partition, loader, equalityDeleted);
         bytesRead += OptimizeScanner.keyColumnBytes(file, table.schema().identifierFieldIds());
-        if (deleted.cardinality() >= policy.deletesRewriteFileRatio() * file.recordCount()
+        if (deleted.cardinality() >= settings.deletesRewriteFileRatio() * file.recordCount()
             && deleted.cardinality() > 0) {
           rewrite.add(file); // too many rows deleted: rewrite it instead of converting
           continue;
@@ -113,7 +126,8 @@ final class FileGroupRewriter {
       // null (no sorter) for an unsorted table; try-with-resources skips closing it
       try (RowSorter sorter =
           sortOrder.isSorted()
-              ? new RowSorter(table.schema(), sortOrder, spillDirectory, policy.spillMemoryBytes())
+              ? new RowSorter(
+                  table.schema(), sortOrder, spillDirectory, settings.spillMemoryBytes())
               : null) {
         for (DataFile file : rewrite) {
           BitSet deleted = deletedPositions(file, partition, loader, equalityDeleted);

@@ -2,6 +2,7 @@ package dev.floe.iceberg.optimize;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.core.optimize.CandidateFile;
 import dev.floe.core.optimize.FileGroup;
 import dev.floe.core.optimize.FileGroupPacker;
@@ -35,6 +36,7 @@ import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Table;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,10 +45,11 @@ import org.slf4j.LoggerFactory;
  * The optimize job, the one every caller uses ({@code floe optimize}, the demo, the benchmarks and
  * the keeper service): {@link #preview} scans a table's health and plans (changes nothing); {@link
  * #start} cuts the plan into file-group tasks at the planned snapshot; each task is rewritten
- * ({@link Run#rewrite}, writes files, commits nothing; may run on any thread) and committed on its
- * own ({@link Run#commit}, one at a time per table, so a table's commits never race each other);
- * {@link Run#finish} removes the delete files that no longer apply and says what the run did.
- * {@link #run} does all of it in order on the calling thread.
+ * ({@link Run#rewrite}, writes files, commits nothing; may run on any thread, or in another process
+ * through {@link Run#portable} and {@link Run#decode}) and committed on its own ({@link
+ * Run#commit}, one at a time per table, so a table's commits never race each other); {@link
+ * Run#finish} removes the delete files that no longer apply and says what the run did. {@link #run}
+ * does all of it in order on the calling thread.
  *
  * <p>A failed group fails only itself; the others' commits stand.
  */
@@ -137,8 +140,10 @@ public final class OptimizeJob {
     OptimizePlan plan = preview.plan();
     String operationId = "floe-optimize-" + UUID.randomUUID();
     if (plan.isEmpty() || plan.snapshot().isEmpty()) {
-      return new Run(table, preview, null, Map.of(), List.of(), spillRoot.resolve(operationId));
+      return new Run(
+          table, preview, null, null, Map.of(), List.of(), spillRoot.resolve(operationId));
     }
+    String metadataLocation = metadataLocation(table);
     PlannedSnapshot planned = plan.snapshot().get();
     Set<PartitionKey> wanted = new LinkedHashSet<>();
     plan.tasks().forEach(task -> wanted.add(task.partition()));
@@ -163,7 +168,25 @@ public final class OptimizeJob {
         tasks.add(new GroupTask(tasks.size(), task, group));
       }
     }
-    return new Run(table, preview, planned, files, tasks, spillRoot.resolve(operationId));
+    return new Run(
+        table, preview, planned, metadataLocation, files, tasks, spillRoot.resolve(operationId));
+  }
+
+  /** The table's metadata file now: it holds the planned snapshot, for portable tasks. */
+  private static String metadataLocation(Table table) {
+    if (!(table instanceof HasTableOperations operations)) {
+      throw new IllegalArgumentException(
+          "table "
+              + table.name()
+              + " does not expose its metadata file; optimize needs a table"
+              + " loaded from a catalog");
+    }
+    String location = operations.operations().current().metadataFileLocation();
+    if (location == null) {
+      throw new IllegalArgumentException(
+          "table " + table.name() + " has no metadata file yet; optimize needs a committed table");
+    }
+    return location;
   }
 
   /**
@@ -188,15 +211,17 @@ public final class OptimizeJob {
   }
 
   /**
-   * One run of a plan: its file-group tasks and what became of each. {@link #rewrite} may be called
-   * from several threads at once for different tasks; {@link #commit}, {@link #rewriteFailed},
-   * {@link #abandon} and {@link #finish} are serialised by the run itself.
+   * One run of a plan: its file-group tasks and what became of each. {@link #rewrite}, {@link
+   * #portable} and {@link #decode} may be called from several threads at once; {@link #commit},
+   * {@link #rewriteFailed}, {@link #abandon}, {@link #discard} and {@link #finish} are serialised
+   * by the run itself.
    */
   public static final class Run implements AutoCloseable {
 
     private final Table table;
     private final Preview preview;
     private final PlannedSnapshot planned;
+    private final String metadataLocation;
     private final Map<PartitionKey, PartitionFiles> files;
     private final List<GroupTask> tasks;
     private final Path spill;
@@ -209,12 +234,14 @@ public final class OptimizeJob {
         Table table,
         Preview preview,
         PlannedSnapshot planned,
+        String metadataLocation,
         Map<PartitionKey, PartitionFiles> files,
         List<GroupTask> tasks,
         Path spill) {
       this.table = table;
       this.preview = preview;
       this.planned = planned;
+      this.metadataLocation = metadataLocation;
       this.files = files;
       this.tasks = List.copyOf(tasks);
       this.spill = spill;
@@ -238,19 +265,116 @@ public final class OptimizeJob {
 
     /**
      * Rewrites one group: reads its files with their deletes applied and writes the new files.
-     * Commits nothing. Thread-safe for different tasks.
+     * Commits nothing. Thread-safe for different tasks. Runs the task {@linkplain #portable
+     * portably}, with the table's own FileIO, exactly as a worker in another process does.
      *
      * @throws RuntimeException when the rewrite fails; what it wrote is deleted
      */
     public GroupResult rewrite(GroupTask task) {
-      requireNonNull(task, "task is null");
+      return new PortableRewriter().rewrite(portable(task), table.io(), spill);
+    }
+
+    /**
+     * The task as a worker in another process can run it ({@link PortableRewriter}): the table's
+     * metadata file when the run started, the planned snapshot, the group's files, the policy
+     * values the rewrite uses and the table's FileIO without secrets.
+     *
+     * @throws IllegalArgumentException when the task is not one of this run's
+     */
+    public PortableTask portable(GroupTask task) {
+      requireOwn(task);
+      FileGroup group = task.group();
+      return new PortableTask(
+          table.name(),
+          metadataLocation,
+          planned.snapshotId(),
+          group.partition(),
+          group.rewrite(),
+          group.convert(),
+          RewriteSettings.of(preview.policy()),
+          operationId,
+          task.id(),
+          PortableTask.FileIoDescription.of(table.io()));
+    }
+
+    /** {@link #decode(GroupTask, JsonNode)} of a JSON text. */
+    public GroupResult decode(GroupTask task, String json) {
+      requireNonNull(json, "json is null");
+      return decode(task, JsonDocuments.parse(json, GroupResultCodec.DOCUMENT));
+    }
+
+    /**
+     * Turns a worker's result ({@link GroupResultCodec}) back into a {@link GroupResult} of this
+     * run, ready for {@link #commit}: the rewritten and converted paths become the run's own data
+     * files, the written files are read against the table's specs. Thread-safe; changes nothing.
+     *
+     * @throws IllegalArgumentException naming the path or field when the result is not one of this
+     *     task's (another task or run, a path not in the task's group, a written file outside its
+     *     partition or already in the table) or is of a newer format
+     */
+    public GroupResult decode(GroupTask task, JsonNode json) {
+      requireOwn(task);
+      requireNonNull(json, "json is null");
       PartitionFiles partition = files.get(task.partition().partition());
       Map<String, DataFile> byPath = new HashMap<>();
       for (DataFile file : partition.dataFiles) {
         byPath.put(file.location(), file);
       }
-      return new FileGroupRewriter(table, preview.policy(), spill, operationId)
-          .rewrite(task.group(), partition, byPath);
+      Map<String, DataFile> groupFiles = new HashMap<>();
+      Stream.concat(task.group().rewrite().stream(), task.group().convert().stream())
+          .forEach(file -> groupFiles.put(file.path(), byPath.get(file.path())));
+      Set<String> partitionFiles = new HashSet<>(byPath.keySet());
+      partition.deleteFiles.forEach(file -> partitionFiles.add(file.location()));
+      return GroupResultCodec.fromJson(
+          json,
+          new GroupResultCodec.Expected(
+              table.name(),
+              operationId,
+              task.id(),
+              task.group().partition(),
+              groupFiles,
+              partitionFiles,
+              table.specs()));
+    }
+
+    /**
+     * Deletes the files a result wrote, without settling its task: for a late result whose lease
+     * was handed to another worker (which settles the task). A file is deleted only when its name
+     * carries this run's operation id and the table's current snapshot does not reference it; any
+     * other is kept and logged, because a file a snapshot references is never deleted.
+     *
+     * @return the locations deleted
+     */
+    public synchronized List<String> discard(GroupResult result) {
+      requireNonNull(result, "result is null");
+      Set<String> written = new LinkedHashSet<>();
+      result.added().forEach(file -> written.add(file.location()));
+      result.addedDeletes().forEach(file -> written.add(file.location()));
+      if (written.isEmpty()) {
+        return List.of();
+      }
+      table.refresh();
+      Set<String> referenced = referencedFiles(table, planned, written);
+      List<String> deleted = new ArrayList<>();
+      for (String location : written) {
+        String name = location.substring(location.lastIndexOf('/') + 1);
+        if (referenced.contains(location)) {
+          LOG.warn(
+              "not deleting {} of a discarded result: the current snapshot of {} references it",
+              location,
+              table.name());
+        } else if (!name.contains(operationId)) {
+          LOG.warn(
+              "not deleting {} of a discarded result: it is not named for run {} of {}",
+              location,
+              operationId,
+              table.name());
+        } else {
+          table.io().deleteFile(location);
+          deleted.add(location);
+        }
+      }
+      return deleted;
     }
 
     /**
@@ -350,6 +474,14 @@ public final class OptimizeJob {
       deleteRecursively(spill);
     }
 
+    private void requireOwn(GroupTask task) {
+      requireNonNull(task, "task is null");
+      if (task.id() < 0 || task.id() >= tasks.size() || !tasks.get(task.id()).equals(task)) {
+        throw new IllegalArgumentException(
+            "task " + task.id() + " is not a task of run " + operationId + " of " + table.name());
+      }
+    }
+
     private Tally settle(GroupTask task) {
       if (!settled.add(task.id())) {
         throw new IllegalStateException("task " + task.id() + " of " + table.name() + " settled");
@@ -432,6 +564,57 @@ public final class OptimizeJob {
           rowsDeleted,
           problems);
     }
+  }
+
+  /**
+   * Which of {@code candidates} (files written during a run) the table's current snapshot
+   * references. Manifests written by the planned snapshot or its ancestors are skipped: they were
+   * written before any file of the run existed.
+   */
+  private static Set<String> referencedFiles(
+      Table table, PlannedSnapshot planned, Set<String> candidates) {
+    Set<String> referenced = new HashSet<>();
+    org.apache.iceberg.Snapshot current = table.currentSnapshot();
+    if (current == null) {
+      return referenced;
+    }
+    Set<Long> before = new HashSet<>();
+    org.apache.iceberg.Snapshot snapshot =
+        planned == null ? null : table.snapshot(planned.snapshotId());
+    while (snapshot != null) {
+      before.add(snapshot.snapshotId());
+      snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
+    }
+    try {
+      for (org.apache.iceberg.ManifestFile manifest : current.allManifests(table.io())) {
+        if (manifest.snapshotId() != null && before.contains(manifest.snapshotId())) {
+          continue;
+        }
+        if (manifest.content() == org.apache.iceberg.ManifestContent.DATA) {
+          try (org.apache.iceberg.ManifestReader<DataFile> reader =
+              org.apache.iceberg.ManifestFiles.read(manifest, table.io(), table.specs())) {
+            for (DataFile file : reader) {
+              if (candidates.contains(file.location())) {
+                referenced.add(file.location());
+              }
+            }
+          }
+        } else {
+          try (org.apache.iceberg.ManifestReader<DeleteFile> reader =
+              org.apache.iceberg.ManifestFiles.readDeleteManifest(
+                  manifest, table.io(), table.specs())) {
+            for (DeleteFile file : reader) {
+              if (candidates.contains(file.location())) {
+                referenced.add(file.location());
+              }
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the manifests of " + table.name(), e);
+    }
+    return referenced;
   }
 
   private static Set<String> liveDeleteFiles(Table table, Set<String> candidates) {
