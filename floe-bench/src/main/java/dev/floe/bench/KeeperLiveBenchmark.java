@@ -173,7 +173,8 @@ final class KeeperLiveBenchmark implements Benchmark {
           if (wait > 0) {
             Thread.sleep(wait / 1_000_000); // a benchmark's sampling period, not a wait for work
           }
-          boolean last = System.nanoTime() >= end;
+          // The sample due at (or after) the end is the last one, however long the sleep took.
+          boolean last = next >= end || System.nanoTime() >= end;
           if (last) {
             writer.stop();
             writing.join();

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -90,7 +91,8 @@ public final class OptimizerWorker {
   private final PortableRewriter rewriter = new PortableRewriter();
   private final Map<String, Running> running = new ConcurrentHashMap<>();
   private final AtomicLong completed = new AtomicLong();
-  private final List<Thread> threads = new ArrayList<>();
+  // Filled by run() while stop() may already iterate it (a signal during start-up).
+  private final List<Thread> threads = new CopyOnWriteArrayList<>();
   private final ScheduledExecutorService heartbeats =
       Executors.newSingleThreadScheduledExecutor(
           runnable -> {
