@@ -57,6 +57,8 @@ public final class WorkerRegistry {
     }
   }
 
+  private static final String THREADS = "threads";
+
   private final Clock clock;
   private final Duration timeout;
   private final Map<String, Entry> workers = new LinkedHashMap<>();
@@ -118,7 +120,11 @@ public final class WorkerRegistry {
     return entry == null ? Optional.empty() : Optional.of(entry.snapshot());
   }
 
-  /** Forgets and returns the workers not heard of within the timeout. */
+  /**
+   * Forgets and returns the workers not heard of within the timeout. The keeper's own threads (kind
+   * {@code threads}) live and die with the service, so a long pause of the service (a GC, a
+   * suspended machine) never makes it forget them.
+   */
   public synchronized List<Worker> expire() {
     Instant limit = clock.instant().minus(timeout);
     List<Worker> lost = new ArrayList<>();
@@ -126,7 +132,7 @@ public final class WorkerRegistry {
         .values()
         .removeIf(
             entry -> {
-              if (entry.lastHeartbeatAt.isBefore(limit)) {
+              if (!entry.kind.equals(THREADS) && entry.lastHeartbeatAt.isBefore(limit)) {
                 lost.add(entry.snapshot());
                 return true;
               }

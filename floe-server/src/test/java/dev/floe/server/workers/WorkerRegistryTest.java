@@ -14,18 +14,23 @@ class WorkerRegistryTest {
   private final WorkerRegistry registry = new WorkerRegistry(clock, Duration.ofSeconds(30));
 
   @Test
-  void aWorkerNotHeardOfWithinTheTimeoutIsForgotten() {
+  void aWorkerProcessNotHeardOfWithinTheTimeoutIsForgotten() {
     WorkerRegistry.Worker quiet =
         registry.register("local", "processes", Optional.of(42L), "host-a", 1);
     WorkerRegistry.Worker talking =
         registry.register("local", "processes", Optional.empty(), "b", 2);
+    // The keeper's own threads are never forgotten: they live and die with the service.
+    WorkerRegistry.Worker thread =
+        registry.register("serve", "threads", Optional.of(1L), "floe serve", 1);
 
     clock.advance(Duration.ofSeconds(20));
     assertThat(registry.touch(talking.id())).isPresent();
     clock.advance(Duration.ofSeconds(11));
 
     assertThat(registry.expire()).extracting(WorkerRegistry.Worker::id).containsExactly(quiet.id());
-    assertThat(registry.all()).extracting(WorkerRegistry.Worker::id).containsExactly(talking.id());
+    assertThat(registry.all())
+        .extracting(WorkerRegistry.Worker::id)
+        .containsExactly(talking.id(), thread.id());
     assertThat(registry.touch(quiet.id())).isEmpty();
     assertThat(registry.live("local")).isEqualTo(1);
   }
