@@ -187,11 +187,13 @@ public final class OptimizerWorker {
   }
 
   private void work() {
+    Duration backoff = FIRST_BACKOFF;
     while (!stopping) {
       try {
         String id = registered();
         Optional<KeeperClient.Task> task = client.poll(id, options.pollWait());
         reachable();
+        backoff = FIRST_BACKOFF;
         if (task.isPresent() && !stopping) {
           run(id, task.get());
         } else if (task.isPresent()) {
@@ -201,6 +203,12 @@ public final class OptimizerWorker {
         forget(e.getMessage());
       } catch (KeeperClient.Unreachable e) {
         unreachable(e);
+        try {
+          Thread.sleep(backoff.toMillis()); // the keeper is unreachable: retry with backoff
+        } catch (InterruptedException stopped) {
+          return;
+        }
+        backoff = next(backoff);
       } catch (KeeperClient.Unauthorized | KeeperClient.Refused e) {
         fatal = e;
         stopping = true;
