@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.floe.core.state.TableKey;
 import dev.floe.server.KeeperEvents;
+import dev.floe.server.PeriodicLoop;
 import dev.floe.server.TableRegistry;
 import dev.floe.server.optimize.TableEvaluator;
 import dev.floe.server.store.KeeperEvent;
@@ -43,8 +44,7 @@ public final class DiscoveryLoop implements Runnable {
   private final Clock clock;
   private final Duration interval;
   private final Set<String> unreachable = new HashSet<>();
-  private final Object wakeUp = new Object();
-  private volatile boolean stopping;
+  private final PeriodicLoop loop;
   private volatile Instant lastRefresh = Instant.EPOCH;
   private volatile Refresh last = new Refresh(0, 0, 0, 0, 0);
 
@@ -61,37 +61,21 @@ public final class DiscoveryLoop implements Runnable {
     this.events = requireNonNull(events, "events is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.interval = requireNonNull(interval, "interval is null");
+    this.loop = new PeriodicLoop("a refresh", interval, this::refresh);
   }
 
   @Override
   public void run() {
-    while (!stopping) {
-      try {
-        refresh();
-      } catch (RuntimeException e) {
-        LOG.error("a refresh failed; the next one is in {}", interval, e);
-      }
-      synchronized (wakeUp) {
-        try {
-          wakeUp.wait(interval.toMillis());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-    }
+    loop.run();
   }
 
   public void stop() {
-    stopping = true;
-    refreshNow();
+    loop.stop();
   }
 
   /** Starts the next refresh now instead of at the end of the interval. */
   public void refreshNow() {
-    synchronized (wakeUp) {
-      wakeUp.notifyAll();
-    }
+    loop.wakeUp();
   }
 
   /** When the last refresh finished: the health check's sign of life. */

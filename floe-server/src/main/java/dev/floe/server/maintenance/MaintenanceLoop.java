@@ -6,6 +6,7 @@ import dev.floe.core.maintenance.MaintenancePolicy;
 import dev.floe.core.state.TableKey;
 import dev.floe.iceberg.maintenance.MaintenanceOutcome;
 import dev.floe.server.KeeperEvents;
+import dev.floe.server.PeriodicLoop;
 import dev.floe.server.TableLocks;
 import dev.floe.server.TableRegistry;
 import dev.floe.server.discovery.KeptCatalog;
@@ -69,8 +70,7 @@ public final class MaintenanceLoop implements Runnable {
   private final Jobs jobs;
   private final Clock clock;
   private final Intervals intervals;
-  private final Object wakeUp = new Object();
-  private volatile boolean stopping;
+  private final PeriodicLoop loop = new PeriodicLoop("a maintenance round", TICK, this::tick);
 
   public MaintenanceLoop(
       Map<String, KeptCatalog> catalogs,
@@ -93,34 +93,17 @@ public final class MaintenanceLoop implements Runnable {
 
   @Override
   public void run() {
-    while (!stopping) {
-      try {
-        tick();
-      } catch (RuntimeException e) {
-        LOG.error("a maintenance round failed; it goes on", e);
-      }
-      synchronized (wakeUp) {
-        try {
-          wakeUp.wait(TICK.toMillis());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-    }
+    loop.run();
   }
 
   public void stop() {
-    stopping = true;
-    synchronized (wakeUp) {
-      wakeUp.notifyAll();
-    }
+    loop.stop();
   }
 
   /** One round over every table, on the calling thread. */
   public void tick() {
     for (TableRecord record : registry.all()) {
-      if (stopping) {
+      if (loop.stopping()) {
         return;
       }
       if (record.status() == TableStatus.PAUSED

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.floe.core.state.TableKey;
 import dev.floe.iceberg.optimize.OptimizeJob;
 import dev.floe.server.KeeperEvents;
+import dev.floe.server.PeriodicLoop;
 import dev.floe.server.TableLocks;
 import dev.floe.server.TableRegistry;
 import dev.floe.server.store.KeeperEvent;
@@ -42,8 +43,8 @@ public final class OptimizeScheduler implements Runnable {
   private final Clock clock;
   private final int maxRuns;
   private final Duration taskTimeout;
-  private final Object wakeUp = new Object();
-  private volatile boolean stopping;
+  private final PeriodicLoop loop =
+      new PeriodicLoop("the optimize scheduler's tick", TICK, this::tick);
   private volatile Instant lastTick = Instant.EPOCH;
 
   public OptimizeScheduler(
@@ -73,9 +74,7 @@ public final class OptimizeScheduler implements Runnable {
 
   /** Wakes the loop now (a table was evaluated). */
   public void wakeUp() {
-    synchronized (wakeUp) {
-      wakeUp.notifyAll();
-    }
+    loop.wakeUp();
   }
 
   /** When the loop last ran: the health check's sign of life. */
@@ -85,26 +84,11 @@ public final class OptimizeScheduler implements Runnable {
 
   @Override
   public void run() {
-    while (!stopping) {
-      try {
-        tick();
-      } catch (RuntimeException e) {
-        LOG.error("the optimize scheduler's tick failed; it goes on", e);
-      }
-      synchronized (wakeUp) {
-        try {
-          wakeUp.wait(TICK.toMillis());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-    }
+    loop.run();
   }
 
   public void stop() {
-    stopping = true;
-    wakeUp();
+    loop.stop();
   }
 
   /** One round: leases, time-outs, then new runs. */
@@ -120,7 +104,7 @@ public final class OptimizeScheduler implements Runnable {
                     .thenComparing(table -> -table.backlogBytes()))
             .toList();
     for (TableRecord table : pending) {
-      if (coordinator.activeRuns() >= maxRuns || stopping) {
+      if (coordinator.activeRuns() >= maxRuns || loop.stopping()) {
         return;
       }
       start(table.key());

@@ -3,6 +3,7 @@ package dev.floe.server.workers;
 import static java.util.Objects.requireNonNull;
 
 import dev.floe.server.KeeperEvents;
+import dev.floe.server.PeriodicLoop;
 import dev.floe.server.store.KeeperEvent;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,8 +12,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the worker capacity known: every {@link #PERIOD} it forgets workers not heard of within the
@@ -22,8 +21,6 @@ import org.slf4j.LoggerFactory;
  * and live count, once, and {@code capacity_restored} when it is back. It never lowers a target.
  */
 public final class CapacityLoop implements Runnable {
-
-  private static final Logger LOG = LoggerFactory.getLogger(CapacityLoop.class);
 
   /** How often the groups are checked; the issue asks for at least every 10 s. */
   public static final Duration PERIOD = Duration.ofSeconds(5);
@@ -36,8 +33,7 @@ public final class CapacityLoop implements Runnable {
   private final Duration grace;
   private final Map<String, Instant> belowSince = new HashMap<>();
   private final Set<String> reported = new HashSet<>();
-  private final Object wakeUp = new Object();
-  private volatile boolean stopping;
+  private final PeriodicLoop loop = new PeriodicLoop("the capacity check", PERIOD, this::tick);
   private volatile Instant lastTick = Instant.EPOCH;
 
   public CapacityLoop(
@@ -57,28 +53,11 @@ public final class CapacityLoop implements Runnable {
 
   @Override
   public void run() {
-    while (!stopping) {
-      try {
-        tick();
-      } catch (RuntimeException e) {
-        LOG.error("the capacity check failed; it goes on", e);
-      }
-      synchronized (wakeUp) {
-        try {
-          wakeUp.wait(PERIOD.toMillis());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-    }
+    loop.run();
   }
 
   public void stop() {
-    stopping = true;
-    synchronized (wakeUp) {
-      wakeUp.notifyAll();
-    }
+    loop.stop();
   }
 
   /** When the loop last ran: the health check's sign of life. */
