@@ -14,6 +14,7 @@ import dev.floe.server.KeeperService;
 import dev.floe.server.maintenance.IcebergMaintenanceJobs;
 import dev.floe.server.maintenance.MaintenanceLoop;
 import dev.floe.server.store.RunRecord;
+import dev.floe.server.workers.WorkerLauncher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -158,7 +159,8 @@ final class KeeperLiveBenchmark implements Benchmark {
               CatalogSettings.embedded(),
               settings,
               Clock.systemUTC(),
-              new IcebergMaintenanceJobs())) {
+              new IcebergMaintenanceJobs(),
+              WorkerLauncher.NONE)) {
         keeper.start();
         Thread writing =
             new Thread(

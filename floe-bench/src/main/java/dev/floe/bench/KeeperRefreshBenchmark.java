@@ -14,6 +14,7 @@ import dev.floe.server.KeeperService;
 import dev.floe.server.maintenance.IcebergMaintenanceJobs;
 import dev.floe.server.maintenance.MaintenanceLoop;
 import dev.floe.server.store.TableRecord;
+import dev.floe.server.workers.WorkerLauncher;
 import dev.floe.testing.Poll;
 import dev.floe.testing.PostgresServer;
 import java.nio.file.Path;
@@ -118,7 +119,12 @@ final class KeeperRefreshBenchmark implements Benchmark {
               List.of());
       try (KeeperService keeper =
           KeeperService.create(
-              data, catalogSettings, settings, Clock.systemUTC(), new IcebergMaintenanceJobs())) {
+              data,
+              catalogSettings,
+              settings,
+              Clock.systemUTC(),
+              new IcebergMaintenanceJobs(),
+              WorkerLauncher.NONE)) {
         started = System.nanoTime();
         keeper.start();
         keeper.discovery().refreshNow();

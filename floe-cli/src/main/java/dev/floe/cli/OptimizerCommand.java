@@ -36,6 +36,12 @@ final class OptimizerCommand implements Callable<Integer> {
   /** The environment variable a worker without floe.yaml takes the keeper's token from. */
   static final String TOKEN_VARIABLE = "FLOE_KEEPER_TOKEN";
 
+  /**
+   * Set by a keeper that started this worker (a {@code processes} group) to its own pid: the worker
+   * stops when that process is gone, so a killed keeper leaves no workers behind.
+   */
+  static final String PARENT_VARIABLE = "FLOE_OPTIMIZER_PARENT_PID";
+
   private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
   @ParentCommand FloeCommand floe;
@@ -96,6 +102,7 @@ final class OptimizerCommand implements Callable<Integer> {
             "floe-optimizer-main");
     handle("INT", stopRequested);
     handle("TERM", stopRequested);
+    stopWithParent(out, stopRequested);
     out.println(
         "Optimizer worker for "
             + server
@@ -136,6 +143,31 @@ final class OptimizerCommand implements Callable<Integer> {
               + server
               + "'.");
     }
+  }
+
+  /** With {@link #PARENT_VARIABLE} set, stops once that process ended. */
+  private void stopWithParent(PrintWriter out, CountDownLatch stopRequested) {
+    String parent = floe.environment().get(PARENT_VARIABLE);
+    if (parent == null || parent.isBlank()) {
+      return;
+    }
+    long pid;
+    try {
+      pid = Long.parseLong(parent.trim());
+    } catch (NumberFormatException e) {
+      throw FloeException.badInput(
+          PARENT_VARIABLE
+              + " must be the pid of the keeper that started this worker; got '"
+              + parent
+              + "'. Unset it for a worker of your own.");
+    }
+    Runnable gone =
+        () -> {
+          out.println("The keeper that started this worker (pid " + pid + ") is gone; stopping.");
+          out.flush();
+          stopRequested.countDown();
+        };
+    ProcessHandle.of(pid).ifPresentOrElse(handle -> handle.onExit().thenRun(gone), gone);
   }
 
   private static void handle(String signal, CountDownLatch stopRequested) {

@@ -8,6 +8,7 @@ import dev.floe.server.KeeperService;
 import dev.floe.server.http.KeeperHttpServer;
 import dev.floe.server.maintenance.IcebergMaintenanceJobs;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -63,11 +64,13 @@ final class ServeCommand implements Callable<Integer> {
             settings.catalog(),
             keeper,
             floe.context().clock(),
-            new IcebergMaintenanceJobs());
+            new IcebergMaintenanceJobs(),
+            new OptimizerProcessLauncher(settings.dataDirectory(), keeper.apiToken()));
     KeeperHttpServer http;
     try {
       service.start();
       http = KeeperHttpServer.start(service, keeper.listen(), keeper.apiToken());
+      service.serveWorkersAt(workerAddress(keeper.listen(), http.port()));
     } catch (RuntimeException e) {
       service.close();
       throw e;
@@ -79,6 +82,7 @@ final class ServeCommand implements Callable<Integer> {
           if (stopped.compareAndSet(false, true)) {
             out.println("Stopping the keeper: running rewrites finish or are handed back...");
             out.flush();
+            service.stopProcesses();
             http.close();
             service.close();
             out.println("Stopped.");
@@ -106,6 +110,18 @@ final class ServeCommand implements Callable<Integer> {
     stopRequested.await();
     stop.run();
     return ExitCodes.OK;
+  }
+
+  /**
+   * Where the worker processes the keeper starts reach it: its listen address, or loopback when it
+   * listens on every address.
+   */
+  static URI workerAddress(ListenAddress listen, int port) {
+    String host = listen.host();
+    if (host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]") || host.isEmpty()) {
+      host = "127.0.0.1";
+    }
+    return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port);
   }
 
   private static void handle(String signal, CountDownLatch stopRequested) {

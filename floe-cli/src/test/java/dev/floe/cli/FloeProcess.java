@@ -67,6 +67,11 @@ final class FloeProcess implements AutoCloseable {
 
   /** GET of the keeper's API on the port; fails unless 200. */
   JsonNode get(int port, String path) throws Exception {
+    return json.readTree(text(port, path));
+  }
+
+  /** GET of a text the keeper serves (e.g. /metrics); fails unless 200. */
+  String text(int port, String path) throws Exception {
     HttpRequest request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build();
     HttpResponse<String> response;
@@ -78,7 +83,7 @@ final class FloeProcess implements AutoCloseable {
     if (response.statusCode() != 200) {
       throw new AssertionError(path + " -> " + response.statusCode() + ": " + response.body());
     }
-    return json.readTree(response.body());
+    return response.body();
   }
 
   /** The API's entry of a table; empty until the keeper lists it. */

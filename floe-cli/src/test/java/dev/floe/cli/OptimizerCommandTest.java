@@ -12,6 +12,7 @@ import dev.floe.core.config.StoreSettings;
 import dev.floe.server.KeeperService;
 import dev.floe.server.http.KeeperHttpServer;
 import dev.floe.server.maintenance.IcebergMaintenanceJobs;
+import dev.floe.server.workers.WorkerLauncher;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -61,7 +62,8 @@ class OptimizerCommandTest {
             CatalogSettings.embedded(),
             settings,
             Clock.systemUTC(),
-            new IcebergMaintenanceJobs())) {
+            new IcebergMaintenanceJobs(),
+            WorkerLauncher.NONE)) {
       keeper.start();
       try (KeeperHttpServer http =
           KeeperHttpServer.start(keeper, settings.listen(), settings.apiToken())) {

@@ -785,6 +785,7 @@ public final class ConfigLoader {
           ConfigSchema.GROUP_THREADS_PER_WORKER,
           WorkerGroupKind::takesThreadsPerWorker);
       checkKeyOfKind(file, item, name, kind, ConfigSchema.GROUP_HEAP, WorkerGroupKind::takesHeap);
+      checkKeyOfKind(file, item, name, kind, ConfigSchema.GROUP_JAVA, WorkerGroupKind::takesHeap);
       checkKeyOfKind(
           file, item, name, kind, ConfigSchema.GROUP_FLINK, WorkerGroupKind::takesFlinkAddress);
       if (kind.takesFlinkAddress() && !values.containsKey(ConfigSchema.GROUP_FLINK.name())) {
@@ -825,7 +826,10 @@ public final class ConfigLoader {
                       value(values, ConfigSchema.GROUP_HEAP.name(), Long.class)
                           .orElse(WorkerGroupSettings.defaultHeapBytes(threadsPerWorker)))
                   : Optional.empty(),
-              value(values, ConfigSchema.GROUP_FLINK.name(), URI.class)));
+              value(values, ConfigSchema.GROUP_FLINK.name(), URI.class),
+              value(values, ConfigSchema.GROUP_JAVA.name(), String.class)
+                  .map(String::trim)
+                  .filter(java -> !java.isEmpty())));
     }
     return List.copyOf(groups);
   }

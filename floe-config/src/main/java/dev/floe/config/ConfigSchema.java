@@ -353,6 +353,13 @@ public final class ConfigSchema {
           List.of(),
           WorkerGroupSettings.MINIMUM_HEAP_BYTES,
           false);
+  public static final ConfigKey GROUP_JAVA =
+      key(
+          "keeper.optimizer.groups[].java",
+          Kind.STRING,
+          "the Java that runs floe serve",
+          "Kind processes only: the Java executable (a path, or a name on the PATH) that runs each"
+              + " floe optimizer process, e.g. /usr/lib/jvm/java-17-openjdk-amd64/bin/java.");
   public static final ConfigKey GROUP_FLINK =
       key(
           "keeper.optimizer.groups[].flink",
@@ -367,7 +374,13 @@ public final class ConfigSchema {
    */
   public static final List<ConfigKey> GROUP_KEYS =
       List.of(
-          GROUP_NAME, GROUP_KIND, GROUP_TARGET, GROUP_THREADS_PER_WORKER, GROUP_HEAP, GROUP_FLINK);
+          GROUP_NAME,
+          GROUP_KIND,
+          GROUP_TARGET,
+          GROUP_THREADS_PER_WORKER,
+          GROUP_HEAP,
+          GROUP_JAVA,
+          GROUP_FLINK);
 
   public static final ConfigKey KEEPER_OPTIMIZER_DEFAULT_GROUP =
       key(

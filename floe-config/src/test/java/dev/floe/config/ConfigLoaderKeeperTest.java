@@ -241,7 +241,7 @@ class ConfigLoaderKeeperTest {
                     groups:
                       - { name: serve, kind: THREADS, target: 2 }
                       - { name: big, kind: processes, target: 1, threads-per-worker: 3 }
-                      - { name: small, kind: processes, target: 4 }
+                      - { name: small, kind: processes, target: 4, java: /opt/jdk-17/bin/java }
                       - name: secure
                         kind: flink
                         target: 8
@@ -256,7 +256,8 @@ class ConfigLoaderKeeperTest {
         .containsExactly(
             WorkerGroupSettings.threads("serve", 2),
             WorkerGroupSettings.processes("big", 1, 3, 1536L << 20),
-            WorkerGroupSettings.processes("small", 4, 1, 512L << 20),
+            WorkerGroupSettings.processes("small", 4, 1, 512L << 20)
+                .withJava("/opt/jdk-17/bin/java"),
             WorkerGroupSettings.flink("secure", 8, 2, URI.create("https://flink.example.com:8443")),
             WorkerGroupSettings.flink("v6", 1, 1, URI.create("http://[::1]:8081")));
     assertThat(optimizer.defaultGroup()).isEmpty();
@@ -389,6 +390,11 @@ class ConfigLoaderKeeperTest {
             + " 3, heap: 2g }\n",
         ", line 4: keeper.optimizer.groups[0].heap is only for groups of kind processes, and group"
             + " 'elsewhere' is of kind external. Remove it.");
+    assertRefused(
+        "keeper:\n  optimizer:\n    groups:\n      - { name: elsewhere, kind: external, target:"
+            + " 3, java: /usr/bin/java }\n",
+        ", line 4: keeper.optimizer.groups[0].java is only for groups of kind processes, and group"
+            + " 'elsewhere' is of kind external. Remove it.");
   }
 
   @Test
@@ -501,7 +507,7 @@ class ConfigLoaderKeeperTest {
             + " heap-size: 1g }\n",
         ", line 4: unknown key 'keeper.optimizer.groups[0].heap-size'. The keys under"
             + " 'keeper.optimizer.groups[0]' are: name, kind, target, threads-per-worker, heap,"
-            + " flink. Every key is listed in docs/config.md and by 'floe config --reference'.");
+            + " java, flink. Every key is listed in docs/config.md and by 'floe config --reference'.");
     assertRefused(
         "keeper:\n  optimizer:\n    groups: local\n",
         ", line 3: keeper.optimizer.groups must be a list of worker group sections, got 'local'."
@@ -509,7 +515,7 @@ class ConfigLoaderKeeperTest {
     assertRefused(
         "keeper:\n  optimizer:\n    groups:\n      - local\n",
         ", line 4: 'keeper.optimizer.groups[0]' must be a section with the keys name, kind,"
-            + " target, threads-per-worker, heap, flink, not 'local'.");
+            + " target, threads-per-worker, heap, java, flink, not 'local'.");
   }
 
   @Test

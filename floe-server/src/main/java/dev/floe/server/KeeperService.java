@@ -29,7 +29,9 @@ import dev.floe.server.store.KeeperStore;
 import dev.floe.server.store.TableRecord;
 import dev.floe.server.store.TableStatus;
 import dev.floe.server.workers.CapacityLoop;
+import dev.floe.server.workers.ProcessSupervisor;
 import dev.floe.server.workers.WorkerGroups;
+import dev.floe.server.workers.WorkerLauncher;
 import dev.floe.server.workers.WorkerProtocol;
 import dev.floe.server.workers.WorkerRegistry;
 import java.nio.file.Path;
@@ -58,6 +60,9 @@ public final class KeeperService implements AutoCloseable {
   /** How long {@link #close} lets running rewrites finish before handing their tasks back. */
   public static final Duration STOP_GRACE = Duration.ofSeconds(60);
 
+  /** How long a worker process may take to hand its tasks back and end when the service stops. */
+  public static final Duration PROCESS_STOP_GRACE = Duration.ofSeconds(15);
+
   private final KeeperSettings settings;
   private final Clock clock;
   private final KeeperStore store;
@@ -72,6 +77,7 @@ public final class KeeperService implements AutoCloseable {
   private final WorkerGroups groups;
   private final WorkerRegistry workerRegistry;
   private final WorkerProtocol workerProtocol;
+  private final ProcessSupervisor processes;
   private final CapacityLoop capacity;
   private final TableEvaluator evaluator;
   private final OptimizeScheduler scheduler;
@@ -88,7 +94,8 @@ public final class KeeperService implements AutoCloseable {
       List<FloeCatalog> openCatalogs,
       Map<String, KeptCatalog> catalogs,
       Path spillRoot,
-      MaintenanceLoop.Jobs jobs) {
+      MaintenanceLoop.Jobs jobs,
+      WorkerLauncher launcher) {
     this.settings = settings;
     this.clock = clock;
     this.store = store;
@@ -115,11 +122,13 @@ public final class KeeperService implements AutoCloseable {
             groups.threads().map(WorkerGroups.Group::target).orElse(0),
             leaseTimeout);
     this.workerProtocol = new WorkerProtocol(workerRegistry, queue, coordinator, events, groups);
+    this.processes = new ProcessSupervisor(groups, launcher, workerRegistry, workerProtocol, clock);
     this.capacity =
         new CapacityLoop(
             workerProtocol,
             workerRegistry,
             groups,
+            processes,
             events,
             clock,
             settings.optimizer().capacityGrace());
@@ -177,6 +186,7 @@ public final class KeeperService implements AutoCloseable {
    * Opens the store and the catalogs. Nothing runs until {@link #start}.
    *
    * @param mainCatalog the top-level {@code catalog:}, kept with {@code keeper.include/exclude}
+   * @param launcher starts the processes of {@code processes} groups
    * @throws FloeException BAD_INPUT for unusable settings, SOURCE_UNAVAILABLE when the store or a
    *     catalog cannot be opened at all
    */
@@ -185,8 +195,10 @@ public final class KeeperService implements AutoCloseable {
       CatalogSettings mainCatalog,
       KeeperSettings settings,
       Clock clock,
-      MaintenanceLoop.Jobs jobs) {
+      MaintenanceLoop.Jobs jobs,
+      WorkerLauncher launcher) {
     requireNonNull(dataDirectory, "dataDirectory is null");
+    requireNonNull(launcher, "launcher is null");
     requireNonNull(mainCatalog, "mainCatalog is null");
     requireNonNull(settings, "settings is null");
     requireNonNull(clock, "clock is null");
@@ -234,7 +246,8 @@ public final class KeeperService implements AutoCloseable {
           open,
           catalogs,
           dataDirectory.resolve("tmp").resolve("keeper"),
-          jobs);
+          jobs,
+          launcher);
     } catch (RuntimeException e) {
       open.forEach(FloeCatalog::close);
       store.close();
@@ -333,6 +346,27 @@ public final class KeeperService implements AutoCloseable {
     return workerProtocol;
   }
 
+  public ProcessSupervisor processes() {
+    return processes;
+  }
+
+  /**
+   * Gives the address worker processes reach the service at (once its HTTP edge listens); the
+   * {@code processes} groups start their workers from then on.
+   */
+  public void serveWorkersAt(java.net.URI server) {
+    processes.serveAt(server);
+    capacity.tick();
+  }
+
+  /**
+   * Stops the worker processes the service started: each hands its tasks back first. Call it while
+   * the HTTP edge still serves; {@link #close} does it too.
+   */
+  public void stopProcesses() {
+    processes.stop(PROCESS_STOP_GRACE);
+  }
+
   public KeeperSettings settings() {
     return settings;
   }
@@ -425,6 +459,7 @@ public final class KeeperService implements AutoCloseable {
     scheduler.stop();
     maintenance.stop();
     capacity.stop();
+    processes.stop(PROCESS_STOP_GRACE);
     workers.stop(STOP_GRACE);
     coordinator.stop();
     for (Thread thread : threads) {

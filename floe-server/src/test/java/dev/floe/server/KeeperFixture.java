@@ -13,6 +13,7 @@ import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.server.http.KeeperHttpServer;
 import dev.floe.server.maintenance.IcebergMaintenanceJobs;
+import dev.floe.server.workers.WorkerLauncher;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -48,7 +49,8 @@ final class KeeperFixture implements AutoCloseable {
             CatalogSettings.embedded(),
             settings,
             Clock.systemUTC(),
-            new IcebergMaintenanceJobs());
+            new IcebergMaintenanceJobs(),
+            WorkerLauncher.NONE);
     service.start();
     this.http = KeeperHttpServer.start(service, settings.listen(), settings.apiToken());
   }

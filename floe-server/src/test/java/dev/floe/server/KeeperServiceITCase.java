@@ -15,6 +15,7 @@ import dev.floe.iceberg.optimize.UpsertTables;
 import dev.floe.iceberg.optimize.UpsertWriter;
 import dev.floe.iceberg.optimize.UpsertWriter.Change;
 import dev.floe.server.maintenance.IcebergMaintenanceJobs;
+import dev.floe.server.workers.WorkerLauncher;
 import dev.floe.testing.Poll;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -242,7 +243,8 @@ class KeeperServiceITCase {
                     CatalogSettings.embedded(),
                     exposed,
                     Clock.systemUTC(),
-                    new IcebergMaintenanceJobs()))
+                    new IcebergMaintenanceJobs(),
+                    WorkerLauncher.NONE))
         .isInstanceOf(FloeException.class)
         .hasMessage(
             "keeper.listen is 0.0.0.0:8420, which other machines can reach, and no"

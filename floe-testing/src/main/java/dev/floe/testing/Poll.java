@@ -12,7 +12,35 @@ public final class Poll {
     boolean holds() throws Exception;
   }
 
+  /** A value that may not be there yet. */
+  @FunctionalInterface
+  public interface Probe<T> {
+    java.util.Optional<T> look() throws Exception;
+  }
+
   private Poll() {}
+
+  /**
+   * Returns the value once {@code probe} finds one, looking every {@code every}.
+   *
+   * @throws AssertionError naming {@code what} when none is found within {@code within}
+   */
+  public static <T> T until(String what, Duration within, Duration every, Probe<T> probe)
+      throws Exception {
+    Object[] found = new Object[1];
+    until(
+        what,
+        within,
+        every,
+        () -> {
+          java.util.Optional<T> value = probe.look();
+          value.ifPresent(v -> found[0] = v);
+          return value.isPresent();
+        });
+    @SuppressWarnings("unchecked")
+    T value = (T) found[0];
+    return value;
+  }
 
   /**
    * Returns once {@code condition} holds, checking it every {@code every}.

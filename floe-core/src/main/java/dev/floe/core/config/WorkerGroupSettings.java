@@ -22,6 +22,8 @@ import java.util.regex.Pattern;
  *     #MINIMUM_HEAP_BYTES}, exactly for {@link WorkerGroupKind#PROCESSES}
  * @param flinkAddress the base URL ({@code http(s)://HOST:PORT}, no path) of the REST endpoint of
  *     the Flink cluster's JobManager: present exactly for {@link WorkerGroupKind#FLINK}
+ * @param java the Java executable (a path, or a name on the PATH) that runs each process; only for
+ *     {@link WorkerGroupKind#PROCESSES}, where empty means the one running {@code floe serve}
  */
 public record WorkerGroupSettings(
     String name,
@@ -29,7 +31,8 @@ public record WorkerGroupSettings(
     int target,
     int threadsPerWorker,
     Optional<Long> heapBytes,
-    Optional<URI> flinkAddress) {
+    Optional<URI> flinkAddress,
+    Optional<String> java) {
 
   /**
    * 1 to 64 letters, digits, {@code -} and {@code _}, starting with a letter or digit: the name
@@ -53,6 +56,7 @@ public record WorkerGroupSettings(
     requireNonNull(kind, "kind is null");
     requireNonNull(heapBytes, "heapBytes is null");
     requireNonNull(flinkAddress, "flinkAddress is null");
+    requireNonNull(java, "java is null");
     if (!NAME.matcher(name).matches()) {
       throw new IllegalArgumentException(
           "name '"
@@ -90,12 +94,31 @@ public record WorkerGroupSettings(
               + kind.configName()
               + ": kind flink has an address, no other kind has one");
     }
+    if (java.isPresent() && !kind.takesHeap()) {
+      throw new IllegalArgumentException(
+          "java is " + java.get() + " for kind " + kind.configName() + ": only processes have one");
+    }
+    if (java.isPresent() && java.get().isBlank()) {
+      throw new IllegalArgumentException("java is blank");
+    }
+  }
+
+  /** The same group with its processes run by {@code javaCommand}. */
+  public WorkerGroupSettings withJava(String javaCommand) {
+    return new WorkerGroupSettings(
+        name, kind, target, threadsPerWorker, heapBytes, flinkAddress, Optional.of(javaCommand));
   }
 
   /** Threads inside {@code floe serve}. */
   public static WorkerGroupSettings threads(String name, int threads) {
     return new WorkerGroupSettings(
-        name, WorkerGroupKind.THREADS, threads, 1, Optional.empty(), Optional.empty());
+        name,
+        WorkerGroupKind.THREADS,
+        threads,
+        1,
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty());
   }
 
   /** {@code target} processes the keeper starts, each with the threads and heap given. */
@@ -107,6 +130,7 @@ public record WorkerGroupSettings(
         target,
         threadsPerWorker,
         Optional.of(heapBytes),
+        Optional.empty(),
         Optional.empty());
   }
 
@@ -119,13 +143,20 @@ public record WorkerGroupSettings(
         target,
         threadsPerWorker,
         Optional.empty(),
-        Optional.of(flinkAddress));
+        Optional.of(flinkAddress),
+        Optional.empty());
   }
 
   /** {@code target} workers someone else starts. */
   public static WorkerGroupSettings external(String name, int target) {
     return new WorkerGroupSettings(
-        name, WorkerGroupKind.EXTERNAL, target, 1, Optional.empty(), Optional.empty());
+        name,
+        WorkerGroupKind.EXTERNAL,
+        target,
+        1,
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty());
   }
 
   /**

@@ -40,7 +40,13 @@ class WorkerGroupSettingsTest {
     assertThat(WorkerGroupSettings.threads("serve", 4))
         .isEqualTo(
             new WorkerGroupSettings(
-                "serve", WorkerGroupKind.THREADS, 4, 1, Optional.empty(), Optional.empty()));
+                "serve",
+                WorkerGroupKind.THREADS,
+                4,
+                1,
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty()));
     assertThat(
             WorkerGroupSettings.processes("local", 2, 3, WorkerGroupSettings.defaultHeapBytes(3)))
         .isEqualTo(
@@ -50,6 +56,7 @@ class WorkerGroupSettingsTest {
                 2,
                 3,
                 Optional.of(1536L << 20),
+                Optional.empty(),
                 Optional.empty()));
     assertThat(WorkerGroupSettings.flink("cluster", 4, 2, FLINK).flinkAddress()).contains(FLINK);
     assertThat(WorkerGroupSettings.external("elsewhere", 3).threadsPerWorker()).isEqualTo(1);
@@ -66,12 +73,24 @@ class WorkerGroupSettingsTest {
     assertThatThrownBy(
             () ->
                 new WorkerGroupSettings(
-                    "serve", WorkerGroupKind.THREADS, 2, 2, Optional.empty(), Optional.empty()))
+                    "serve",
+                    WorkerGroupKind.THREADS,
+                    2,
+                    2,
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty()))
         .hasMessage("threadsPerWorker is 2 for kind threads, not 1");
     assertThatThrownBy(
             () ->
                 new WorkerGroupSettings(
-                    "local", WorkerGroupKind.PROCESSES, 2, 1, Optional.empty(), Optional.empty()))
+                    "local",
+                    WorkerGroupKind.PROCESSES,
+                    2,
+                    1,
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty()))
         .hasMessage(
             "heapBytes is Optional.empty for kind processes: kind processes has a heap, no other"
                 + " kind has one");
@@ -85,9 +104,17 @@ class WorkerGroupSettingsTest {
                     2,
                     1,
                     Optional.empty(),
-                    Optional.of(FLINK)))
+                    Optional.of(FLINK),
+                    Optional.empty()))
         .hasMessage(
             "flinkAddress is Optional[http://flink-jm:8081] for kind external: kind flink has an"
                 + " address, no other kind has one");
+    assertThatThrownBy(() -> WorkerGroupSettings.external("elsewhere", 2).withJava("java"))
+        .hasMessage("java is java for kind external: only processes have one");
+    assertThat(
+            WorkerGroupSettings.processes("local", 1, 1, 512L << 20)
+                .withJava("/opt/jdk/bin/java")
+                .java())
+        .contains("/opt/jdk/bin/java");
   }
 }

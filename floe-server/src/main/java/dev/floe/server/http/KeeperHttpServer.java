@@ -68,6 +68,7 @@ public final class KeeperHttpServer implements AutoCloseable {
             keeper.workerProtocol(),
             keeper.workerRegistry(),
             keeper.groups(),
+            keeper.processes(),
             keeper.settings().optimizer().leaseTimeout(),
             json);
   }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.server.workers.ProcessSupervisor;
 import dev.floe.server.workers.WorkerGroups;
 import dev.floe.server.workers.WorkerProtocol;
 import dev.floe.server.workers.WorkerRegistry;
@@ -34,6 +35,7 @@ final class WorkerRoutes {
   private final WorkerProtocol protocol;
   private final WorkerRegistry registry;
   private final WorkerGroups groups;
+  private final ProcessSupervisor processes;
   private final Duration leaseTimeout;
   private final ObjectMapper json;
 
@@ -41,11 +43,13 @@ final class WorkerRoutes {
       WorkerProtocol protocol,
       WorkerRegistry registry,
       WorkerGroups groups,
+      ProcessSupervisor processes,
       Duration leaseTimeout,
       ObjectMapper json) {
     this.protocol = requireNonNull(protocol, "protocol is null");
     this.registry = requireNonNull(registry, "registry is null");
     this.groups = requireNonNull(groups, "groups is null");
+    this.processes = requireNonNull(processes, "processes is null");
     this.leaseTimeout = requireNonNull(leaseTimeout, "leaseTimeout is null");
     this.json = requireNonNull(json, "json is null");
   }
@@ -178,6 +182,8 @@ final class WorkerRoutes {
       item.put("kind", group.kind());
       item.put("target", group.target());
       item.put("live", registry.live(group.name()));
+      item.put("starting", processes.starting(group.name()));
+      item.put("last_start_error", processes.lastStartError(group.name()).orElse(null));
       groupList.add(item);
     }
     List<Map<String, Object>> workerList = new ArrayList<>();

@@ -15,8 +15,9 @@ import java.util.Set;
 
 /**
  * Keeps the worker capacity known: every {@link #PERIOD} it forgets workers not heard of within the
- * lease timeout (their tasks go back to the queue, {@code worker_lost}), and compares each group's
- * live workers with its target. A group below target for longer than {@code
+ * lease timeout (their tasks go back to the queue, {@code worker_lost}), lets the {@link
+ * ProcessSupervisor} replace ended processes and start missing ones, and compares each group's live
+ * workers with its target. A group below target for longer than {@code
  * keeper.optimizer.capacity-grace} raises {@code capacity_below_target} naming the group, target
  * and live count, once, and {@code capacity_restored} when it is back. It never lowers a target.
  */
@@ -28,6 +29,7 @@ public final class CapacityLoop implements Runnable {
   private final WorkerProtocol protocol;
   private final WorkerRegistry registry;
   private final WorkerGroups groups;
+  private final ProcessSupervisor processes;
   private final KeeperEvents events;
   private final Clock clock;
   private final Duration grace;
@@ -40,12 +42,14 @@ public final class CapacityLoop implements Runnable {
       WorkerProtocol protocol,
       WorkerRegistry registry,
       WorkerGroups groups,
+      ProcessSupervisor processes,
       KeeperEvents events,
       Clock clock,
       Duration grace) {
     this.protocol = requireNonNull(protocol, "protocol is null");
     this.registry = requireNonNull(registry, "registry is null");
     this.groups = requireNonNull(groups, "groups is null");
+    this.processes = requireNonNull(processes, "processes is null");
     this.events = requireNonNull(events, "events is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.grace = requireNonNull(grace, "grace is null");
@@ -70,6 +74,7 @@ public final class CapacityLoop implements Runnable {
     Instant now = clock.instant();
     lastTick = now;
     protocol.expire();
+    processes.tick();
     for (WorkerGroups.Group group : groups.all()) {
       int live = registry.live(group.name());
       if (live >= group.target()) {
@@ -102,7 +107,8 @@ public final class CapacityLoop implements Runnable {
                 + group.target()
                 + " workers live since "
                 + since
-                + "; the keeper keeps the target and keeps checking");
+                + processes.lastStartError(group.name()).map(error -> "; " + error).orElse("")
+                + "; the keeper keeps the target and keeps trying");
       }
     }
   }

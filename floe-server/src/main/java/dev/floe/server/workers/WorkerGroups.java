@@ -25,11 +25,27 @@ public final class WorkerGroups {
    * @param kind {@code threads}, {@code processes}, {@code flink} or {@code external}
    * @param target the workers (for {@code threads}: the threads) the group should have
    * @param slots tasks the group runs at once at its target (target x threads per worker)
+   * @param threadsPerWorker tasks each worker the keeper starts runs at once
+   * @param heapBytes the heap of each process, for {@code processes}
+   * @param java the Java executable of each process, for {@code processes}; empty for the keeper's
    */
-  public record Group(String name, String kind, int target, int slots) {
+  public record Group(
+      String name,
+      String kind,
+      int target,
+      int slots,
+      int threadsPerWorker,
+      Optional<Long> heapBytes,
+      Optional<String> java) {
     public Group {
       requireNonNull(name, "name is null");
       requireNonNull(kind, "kind is null");
+      requireNonNull(heapBytes, "heapBytes is null");
+      requireNonNull(java, "java is null");
+    }
+
+    public boolean isProcesses() {
+      return kind.equals(WorkerGroupKind.PROCESSES.configName());
     }
 
     public boolean isThreads() {
@@ -60,7 +76,10 @@ public final class WorkerGroups {
                         group.name(),
                         group.kind().configName(),
                         group.target(),
-                        group.target() * group.threadsPerWorker()))
+                        group.target() * group.threadsPerWorker(),
+                        group.threadsPerWorker(),
+                        group.heapBytes(),
+                        group.java()))
             .toList();
     return new WorkerGroups(groups, settings.defaultGroupName());
   }

@@ -250,22 +250,37 @@ public final class WorkerProtocol {
   public List<WorkerRegistry.Worker> expire() {
     List<WorkerRegistry.Worker> lost = workers.expire();
     for (WorkerRegistry.Worker worker : lost) {
-      int released = queue.releaseAll(worker.id());
-      events.service(
-          KeeperEvent.WORKER_LOST,
-          "worker "
-              + worker.id()
-              + " of group "
-              + worker.group()
-              + worker.pid().map(p -> " (pid " + p + ")").orElse("")
-              + " was not heard of since "
-              + worker.lastHeartbeatAt()
-              + "; "
-              + released
-              + " task(s) went back to the queue");
+      reportLost(worker, "was not heard of since " + worker.lastHeartbeatAt());
     }
     handedOut.keySet().removeIf(id -> !queue.contains(id));
     return lost;
+  }
+
+  /**
+   * Forgets a worker known to be gone (its process ended): its leases go back to the queue at once
+   * and it raises {@code worker_lost} with {@code why}.
+   */
+  public Optional<WorkerRegistry.Worker> lost(String workerId, String why) {
+    Optional<WorkerRegistry.Worker> worker = workers.deregister(workerId);
+    worker.ifPresent(gone -> reportLost(gone, why));
+    handedOut.keySet().removeIf(id -> !queue.contains(id));
+    return worker;
+  }
+
+  private void reportLost(WorkerRegistry.Worker worker, String why) {
+    int released = queue.releaseAll(worker.id());
+    events.service(
+        KeeperEvent.WORKER_LOST,
+        "worker "
+            + worker.id()
+            + " of group "
+            + worker.group()
+            + worker.pid().map(p -> " (pid " + p + ")").orElse("")
+            + " "
+            + why
+            + "; "
+            + released
+            + " task(s) went back to the queue");
   }
 
   /** A task stays known while it is in the queue: another worker may hold it now. */
