@@ -41,8 +41,14 @@ final class FloeProcess implements AutoCloseable {
         command.add(argument);
       }
     }
+    // The product's logging, not the log4j2-test.xml a test jar on the classpath brings.
     command.addAll(
-        List.of("-Xmx1g", "-cp", System.getProperty("java.class.path"), FloeMain.class.getName()));
+        List.of(
+            "-Xmx1g",
+            "-Dlog4j2.configurationFile=log4j2.xml",
+            "-cp",
+            System.getProperty("java.class.path"),
+            FloeMain.class.getName()));
     command.addAll(arguments);
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -4,19 +4,37 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.optimize.OptimizePolicy;
 import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.iceberg.optimize.UpsertTables;
+import dev.floe.iceberg.optimize.UpsertWriter;
+import dev.floe.iceberg.optimize.UpsertWriter.Change;
 import dev.floe.testing.Poll;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.ManifestContent;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,33 +59,9 @@ class OptimizerCommandITCase {
   @Test
   void aKilledWorkersTaskGoesToTheNextWorkerAndEveryRowStays() throws Exception {
     Map<Long, String> expected = ServeCommandITCase.writeManySmallFiles(directory);
-    Path config = directory.resolve("floe.yaml");
-    Files.writeString(
-        config,
-        String.join(
-            "\n",
-            "keeper:",
-            "  refresh-interval-seconds: 1",
-            "  optimizer:",
-            "    lease-timeout: 3s",
-            "    groups:",
-            "      - { name: remote, kind: external, target: 1 }",
-            ""),
-        StandardCharsets.UTF_8);
     int port = FloeProcess.freePort();
     Path serveLog = directory.resolve("serve.log");
-    Process serve =
-        floe.start(
-            serveLog,
-            List.of(
-                "--config",
-                config.toString(),
-                "--data-dir",
-                directory.resolve("data").toString(),
-                "serve",
-                "--listen",
-                "127.0.0.1:" + port));
-    FloeProcess.awaitOutput(serve, serveLog, "Keeper serving floe on");
+    serve(port, serveLog, "");
 
     Process first = worker(port, directory.resolve("worker-1.log"));
     Poll.until(
@@ -135,6 +129,176 @@ class OptimizerCommandITCase {
       assertThat(UpsertTables.read(catalog.catalog().loadTable(TableIdentifier.parse(TABLE))))
           .isEqualTo(expected);
     }
+  }
+
+  @Test
+  void aWorkerWhoseRewriteThrowsFailsItsTaskAndNothingStaysLeased() throws Exception {
+    try (FloeCatalog catalog =
+        new CatalogFactory().open(CatalogSettings.embedded(), directory.resolve("data"))) {
+      // Written and corrupted while optimize is off for it, so nothing compacts the file away
+      // first; then turned on.
+      Table table =
+          UpsertTables.create(
+              catalog.catalog(),
+              "broken",
+              PartitionSpec.unpartitioned(),
+              Map.of(
+                  OptimizePolicy.ENABLED, "false",
+                  OptimizePolicy.RETRY_BACKOFF_MS, "100",
+                  OptimizePolicy.RETRY_MAX_BACKOFF_MS, "200"));
+      UpsertWriter writer = new UpsertWriter(table);
+      for (int commit = 0; commit < 15; commit++) {
+        List<Change> changes = new ArrayList<>();
+        for (long id = commit * 100L; id < commit * 100L + 100; id++) {
+          changes.add(Change.upsert(id, "v" + id));
+        }
+        writer.append(changes);
+      }
+      try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+        Path file = Path.of(URI.create(tasks.iterator().next().file().location()));
+        Files.writeString(file, "not parquet", StandardCharsets.UTF_8);
+      }
+      table.updateProperties().set(OptimizePolicy.ENABLED, "true").commit();
+    }
+    int port = FloeProcess.freePort();
+    Path serveLog = directory.resolve("serve.log");
+    serve(port, serveLog, "  quarantine-after-failures: 2");
+    Path workerLog = directory.resolve("worker.log");
+    Process worker = worker(port, workerLog);
+
+    Poll.until(
+        "db.broken quarantined after the worker's failures",
+        FloeProcess.WITHIN,
+        Duration.ofMillis(100),
+        () ->
+            floe.table(port, "db.broken")
+                .filter(entry -> entry.get("state").asText().equals("quarantined"))
+                .isPresent());
+
+    JsonNode broken = floe.table(port, "db.broken").orElseThrow();
+    assertThat(broken.get("consecutive_failures").asInt()).isEqualTo(2);
+    assertThat(broken.get("last_error").asText()).contains("rewrite failed");
+    assertThat(kinds(port)).contains("optimize_failed", "table_quarantined");
+    // The worker reported its failures and lives on, holding nothing.
+    assertThat(worker.isAlive()).isTrue();
+    JsonNode workers = floe.get(port, "/api/v1/workers").get("workers");
+    assertThat(workers).hasSize(1);
+    assertThat(workers.get(0).get("running_tasks").asInt()).isZero();
+    assertThat(floe.text(port, "/metrics")).contains("floe_queue_leased_tasks 0.0");
+    assertThat(Files.readString(workerLog))
+        .contains("rewriting task")
+        .contains("of floe.db.broken failed: ")
+        .contains("is not a Parquet file")
+        // one line per warning, no stack traces without --verbose
+        .doesNotContain("\tat org.apache");
+  }
+
+  @Test
+  void aKeeperRestartedUnderARunningWorkerIsRejoinedAndNothingIsCommittedTwice() throws Exception {
+    Map<Long, String> expected = ServeCommandITCase.writeManySmallFiles(directory);
+    int port = FloeProcess.freePort();
+    Process first = serve(port, directory.resolve("serve-1.log"), "");
+    Path workerLog = directory.resolve("worker.log");
+    Process worker = worker(port, workerLog);
+    Poll.until(
+        "the worker is rewriting a task",
+        FloeProcess.WITHIN,
+        Duration.ofMillis(20),
+        () -> runningTasks(port) > 0);
+
+    first.destroyForcibly(); // SIGKILL of the keeper while the worker rewrites
+    assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    Path secondLog = directory.resolve("serve-2.log");
+    serve(port, secondLog, "");
+
+    Poll.until(
+        "the worker registered with the new keeper",
+        Duration.ofSeconds(90),
+        Duration.ofMillis(100),
+        () -> floe.get(port, "/api/v1/workers").get("workers").size() == 1);
+    try {
+      Poll.until(
+          TABLE + " compacted after the restart and idle",
+          FloeProcess.WITHIN,
+          Duration.ofMillis(100),
+          () ->
+              floe.table(port, TABLE)
+                  .filter(entry -> entry.get("state").asText().equals("idle"))
+                  .filter(entry -> entry.get("health").asInt() > 90)
+                  .filter(entry -> !entry.get("last_optimized_at").isNull())
+                  .isPresent());
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "\nworker log:\n" + Files.readString(workerLog), e);
+    }
+    JsonNode workers = floe.get(port, "/api/v1/workers").get("workers");
+    assertThat(workers).hasSize(1);
+    assertThat(workers.get(0).get("pid").asLong()).isEqualTo(worker.pid());
+    assertThat(worker.isAlive()).isTrue();
+
+    try (FloeCatalog catalog =
+        new CatalogFactory().open(CatalogSettings.embedded(), directory.resolve("data"))) {
+      Table table = catalog.catalog().loadTable(TableIdentifier.parse(TABLE));
+      assertThat(UpsertTables.read(table)).isEqualTo(expected);
+      // A result the old keeper never committed is dropped with its files: every file on disk
+      // belongs to a snapshot.
+      assertThat(filesOnDisk(table)).isSubsetOf(referencedFiles(table));
+    }
+  }
+
+  private Process serve(int port, Path log, String extraKeeperLine) throws Exception {
+    Path config = directory.resolve("floe.yaml");
+    List<String> lines = new ArrayList<>();
+    lines.add("keeper:");
+    lines.add("  refresh-interval-seconds: 1");
+    if (!extraKeeperLine.isEmpty()) {
+      lines.add(extraKeeperLine);
+    }
+    lines.addAll(
+        List.of(
+            "  optimizer:",
+            "    lease-timeout: 3s",
+            "    groups:",
+            "      - { name: remote, kind: external, target: 1 }",
+            ""));
+    Files.writeString(config, String.join("\n", lines), StandardCharsets.UTF_8);
+    Process serve =
+        floe.start(
+            log,
+            List.of(
+                "--config",
+                config.toString(),
+                "--data-dir",
+                directory.resolve("data").toString(),
+                "serve",
+                "--listen",
+                "127.0.0.1:" + port));
+    FloeProcess.awaitOutput(serve, log, "Keeper serving floe on");
+    return serve;
+  }
+
+  private static Set<Path> filesOnDisk(Table table) throws Exception {
+    try (Stream<Path> files = Files.walk(Path.of(URI.create(table.location())).resolve("data"))) {
+      return files.filter(path -> path.toString().endsWith(".parquet")).collect(Collectors.toSet());
+    }
+  }
+
+  private static Set<Path> referencedFiles(Table table) throws Exception {
+    Set<Path> paths = new HashSet<>();
+    for (Snapshot snapshot : table.snapshots()) {
+      for (ManifestFile manifest : snapshot.allManifests(table.io())) {
+        if (manifest.content() == ManifestContent.DATA) {
+          try (CloseableIterable<DataFile> files = ManifestFiles.read(manifest, table.io())) {
+            files.forEach(file -> paths.add(Path.of(URI.create(file.location()))));
+          }
+        } else {
+          try (CloseableIterable<DeleteFile> files =
+              ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+            files.forEach(file -> paths.add(Path.of(URI.create(file.location()))));
+          }
+        }
+      }
+    }
+    return paths;
   }
 
   private Process worker(int port, Path log) throws Exception {

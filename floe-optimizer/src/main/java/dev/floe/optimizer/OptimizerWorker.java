@@ -243,15 +243,28 @@ public final class OptimizerWorker {
           delete(io, written);
           return;
         }
-        boolean accepted = deliver(id, leased.id(), result);
-        if (accepted) {
-          completed.incrementAndGet();
-        } else {
-          LOG.info(
-              "the keeper refused the result of task {} of {} (its lease had gone to another"
-                  + " worker); the keeper removes its files",
-              leased.id(),
-              portable.table());
+        switch (deliver(id, leased.id(), result)) {
+          case ACCEPTED -> completed.incrementAndGet();
+          case REFUSED ->
+              LOG.info(
+                  "the keeper refused the result of task {} of {} (its lease had gone to another"
+                      + " worker); the keeper removes its files",
+                  leased.id(),
+                  portable.table());
+          case UNKNOWN_WORKER -> {
+            // A keeper that does not know this worker (restarted, or it forgot the worker) never
+            // commits this result: nothing references the files, so they go.
+            LOG.info(
+                "the keeper no longer knows this worker; the result of task {} of {} is dropped"
+                    + " and its files removed",
+                leased.id(),
+                portable.table());
+            delete(io, written);
+          }
+          case UNDELIVERED -> {
+            // The keeper may have committed it before the answer was lost: the files stay, and
+            // orphan cleanup removes them if no snapshot took them.
+          }
         }
       }
     } catch (RuntimeException e) {
@@ -262,23 +275,31 @@ public final class OptimizerWorker {
     }
   }
 
-  /** Hands in a result, retrying while the keeper is unreachable, up to the lease timeout. */
-  private boolean deliver(String id, String taskId, String result) throws InterruptedException {
+  /** What became of a result handed in. */
+  private enum Delivery {
+    ACCEPTED,
+    REFUSED,
+    UNKNOWN_WORKER,
+    UNDELIVERED
+  }
+
+  /** Hands in a result, retrying while the keeper is unreachable, for up to two minutes. */
+  private Delivery deliver(String id, String taskId, String result) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
     Duration backoff = FIRST_BACKOFF;
     while (true) {
       try {
-        return client.complete(id, taskId, result);
+        return client.complete(id, taskId, result) ? Delivery.ACCEPTED : Delivery.REFUSED;
       } catch (KeeperClient.UnknownWorker e) {
         forget(e.getMessage());
-        return false;
+        return Delivery.UNKNOWN_WORKER;
       } catch (KeeperClient.Unreachable e) {
         if (System.nanoTime() > deadline) {
           LOG.warn(
               "giving up handing in task {}: {}; its files are left to orphan cleanup",
               taskId,
               e.getMessage());
-          return false;
+          return Delivery.UNDELIVERED;
         }
         Thread.sleep(backoff.toMillis()); // the keeper is unreachable: retry with backoff
         backoff = next(backoff);
