@@ -26,6 +26,7 @@ public final class BenchMain {
           new OptimizeBenchmark(),
           new KeeperRefreshBenchmark(),
           new KeeperLiveBenchmark(),
+          new WorkersBenchmark(),
           new OrphanPlanningBenchmark(),
           new VerifyBenchmark());
 

@@ -46,8 +46,14 @@ final class CpuMeter {
         / 1e9;
   }
 
-  /** CPU time of the MariaDB server process (user + system), from /proc; NaN elsewhere. */
+  /**
+   * CPU time of the MariaDB server process (user + system), from /proc; NaN elsewhere or without
+   * one.
+   */
   static double mysqlCpuSeconds(MariaDbServer server) {
+    if (server == null) {
+      return Double.NaN;
+    }
     try {
       String pid = Files.readString(server.directory().resolve("mariadb.pid")).trim();
       String stat = Files.readString(Path.of("/proc", pid, "stat"));

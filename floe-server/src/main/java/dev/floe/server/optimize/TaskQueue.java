@@ -191,6 +191,24 @@ public final class TaskQueue {
     return released;
   }
 
+  /** The ids of the tasks the worker holds, in queue order. */
+  public synchronized List<Long> leasedTo(String worker) {
+    List<Long> held = new ArrayList<>();
+    tasks.forEach(
+        (id, task) -> {
+          if (worker.equals(task.worker)) {
+            held.add(id);
+          }
+        });
+    return held;
+  }
+
+  /** The worker holding the task; empty while it waits (or when it is gone). */
+  public synchronized Optional<String> holder(long taskId) {
+    QueuedTask task = tasks.get(taskId);
+    return task == null ? Optional.empty() : Optional.ofNullable(task.worker);
+  }
+
   /** Whether the task is still queued or leased (not completed, failed or removed). */
   public synchronized boolean contains(long taskId) {
     return tasks.containsKey(taskId);
