@@ -24,7 +24,8 @@ public record OptimizePolicy(
     long maxGroupBytes,
     long spillMemoryBytes,
     Duration retryBackoff,
-    Duration retryMaxBackoff) {
+    Duration retryMaxBackoff,
+    boolean clusterByKey) {
 
   public static final String PREFIX = "floe.optimize.";
   public static final String ENABLED = PREFIX + "enabled";
@@ -43,6 +44,7 @@ public record OptimizePolicy(
   public static final String SPILL_MEMORY_BYTES = PREFIX + "spill-memory-bytes";
   public static final String RETRY_BACKOFF_MS = PREFIX + "retry.backoff-ms";
   public static final String RETRY_MAX_BACKOFF_MS = PREFIX + "retry.max-backoff-ms";
+  public static final String CLUSTER_BY_KEY = PREFIX + "cluster-by-key";
 
   /** Iceberg's own table property for the target data file size. */
   public static final String ICEBERG_TARGET_FILE_SIZE = "write.target-file-size-bytes";
@@ -104,7 +106,8 @@ public record OptimizePolicy(
         Math.max(2048 * MIB, targetFileSizeBytes),
         64 * MIB,
         Duration.ofMinutes(3),
-        Duration.ofHours(1));
+        Duration.ofHours(1),
+        true);
   }
 
   /**
@@ -147,7 +150,8 @@ public record OptimizePolicy(
           reader.longValue(MAX_GROUP_BYTES, Math.max(defaults.maxGroupBytes, target)),
           reader.longValue(SPILL_MEMORY_BYTES, defaults.spillMemoryBytes),
           reader.millis(RETRY_BACKOFF_MS, defaults.retryBackoff),
-          reader.millis(RETRY_MAX_BACKOFF_MS, defaults.retryMaxBackoff));
+          reader.millis(RETRY_MAX_BACKOFF_MS, defaults.retryMaxBackoff),
+          reader.booleanValue(CLUSTER_BY_KEY, defaults.clusterByKey));
     } catch (InvalidValue e) {
       throw FloeException.badInput(
           "Table "
@@ -180,7 +184,8 @@ public record OptimizePolicy(
         maxGroupBytes,
         spillMemoryBytes,
         retryBackoff,
-        retryMaxBackoff);
+        retryMaxBackoff,
+        clusterByKey);
   }
 
   /**
@@ -222,7 +227,8 @@ public record OptimizePolicy(
           MAX_GROUP_BYTES,
           SPILL_MEMORY_BYTES,
           RETRY_BACKOFF_MS,
-          RETRY_MAX_BACKOFF_MS);
+          RETRY_MAX_BACKOFF_MS,
+          CLUSTER_BY_KEY);
 
   private static void check(boolean valid, String property, Object value, String expected) {
     if (!valid) {

@@ -32,7 +32,8 @@ class OptimizePolicyTest {
                 2048L * 1024 * 1024,
                 64L * 1024 * 1024,
                 Duration.ofMinutes(3),
-                Duration.ofHours(1)));
+                Duration.ofHours(1),
+                true));
     assertThat(policy.smallFileThreshold()).isEqualTo(384L * 1024 * 1024);
   }
 
@@ -75,7 +76,8 @@ class OptimizePolicyTest {
                 Map.entry("floe.optimize.max-group-bytes", "8388608"),
                 Map.entry("floe.optimize.spill-memory-bytes", "2097152"),
                 Map.entry("floe.optimize.retry.backoff-ms", "1000"),
-                Map.entry("floe.optimize.retry.max-backoff-ms", "5000")));
+                Map.entry("floe.optimize.retry.max-backoff-ms", "5000"),
+                Map.entry("floe.optimize.cluster-by-key", "false")));
 
     assertThat(policy)
         .isEqualTo(
@@ -94,7 +96,8 @@ class OptimizePolicyTest {
                 8388608,
                 2097152,
                 Duration.ofSeconds(1),
-                Duration.ofSeconds(5)));
+                Duration.ofSeconds(5),
+                false));
   }
 
   @Test

@@ -122,7 +122,7 @@ final class FileGroupRewriter {
           addedDeletes.add(writePositionDeletes(file, deleted, appenders, outputs, spec));
         }
       }
-      SortOrder sortOrder = table.sortOrder();
+      SortOrder sortOrder = outputOrder(table, settings);
       // null (no sorter) for an unsorted table; try-with-resources skips closing it
       try (RowSorter sorter =
           sortOrder.isSorted()
@@ -175,6 +175,26 @@ final class FileGroupRewriter {
       }
       throw (RuntimeException) e;
     }
+  }
+
+  /**
+   * The order rows are written in: the table's sort order; else, with {@code cluster-by-key}, the
+   * table's identifier fields ascending, so each output file holds a narrow key range and a later
+   * equality delete applies only to the files whose range holds its keys (Iceberg's scans and
+   * {@link PartitionFiles} compare the files' key bounds); else file order.
+   */
+  static SortOrder outputOrder(Table table, RewriteSettings settings) {
+    SortOrder order = table.sortOrder();
+    if (order.isSorted()
+        || !settings.clusterByKey()
+        || table.schema().identifierFieldIds().isEmpty()) {
+      return order;
+    }
+    SortOrder.Builder byKey = SortOrder.builderFor(table.schema());
+    table.schema().identifierFieldIds().stream()
+        .sorted()
+        .forEach(id -> byKey.asc(table.schema().findColumnName(id)));
+    return byKey.build();
   }
 
   /**

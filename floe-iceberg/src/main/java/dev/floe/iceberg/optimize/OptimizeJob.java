@@ -35,7 +35,6 @@ import java.util.UUID;
 import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileContent;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Table;
 import org.slf4j.Logger;
@@ -648,20 +647,15 @@ public final class OptimizeJob {
    * sequence numbers, so no delete file of the planned snapshot can apply to them.
    */
   static List<DeleteFile> dangling(PartitionFiles partition, Set<String> covered) {
-    long minimum = Long.MAX_VALUE;
+    List<DataFile> remaining = new ArrayList<>();
     for (DataFile file : partition.dataFiles) {
       if (!covered.contains(file.location())) {
-        minimum = Math.min(minimum, OptimizeScanner.sequenceNumber(file));
+        remaining.add(file);
       }
     }
     List<DeleteFile> dangling = new ArrayList<>();
     for (DeleteFile delete : partition.ownDeleteFiles()) {
-      long sequence = OptimizeScanner.sequenceNumber(delete);
-      boolean applies =
-          delete.content() == FileContent.EQUALITY_DELETES
-              ? sequence > minimum
-              : sequence >= minimum;
-      if (!applies) {
+      if (remaining.stream().noneMatch(file -> partition.applies(delete, file))) {
         dangling.add(delete);
       }
     }

@@ -35,7 +35,7 @@ final class PartitionFileCollector {
     List<DeleteFile> global = new ArrayList<>();
     Map<PartitionKey, PartitionFiles> files = new HashMap<>();
     for (PartitionKey key : wanted) {
-      files.put(key, new PartitionFiles(key, global));
+      files.put(key, new PartitionFiles(key, table.schema(), global));
     }
     try {
       for (ManifestFile manifest : snapshot.dataManifests(table.io())) {

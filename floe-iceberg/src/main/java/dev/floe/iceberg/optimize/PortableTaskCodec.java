@@ -32,9 +32,12 @@ import org.apache.iceberg.util.JsonUtil;
  *               "data_sequence_number": 3, "key_column_bytes": 88, "has_deletes": true}],
  *  "convert": [],
  *  "settings": {"target_file_size_bytes": 1048576, "spill_memory_bytes": 67108864,
- *               "deletes_rewrite_file_ratio": 0.2},
+ *               "deletes_rewrite_file_ratio": 0.2, "cluster_by_key": true},
  *  "file_io": {"implementation": "org.apache.iceberg.hadoop.HadoopFileIO", "properties": {…}}}
  * }</pre>
+ *
+ * <p>{@code cluster_by_key} came later within format 1: a task without it (an older keeper's) is
+ * rewritten in file order, as that keeper's own rewrites were.
  */
 public final class PortableTaskCodec {
 
@@ -79,7 +82,8 @@ public final class PortableTaskCodec {
         new RewriteSettings(
             longValue(settings, "target_file_size_bytes", DOCUMENT),
             longValue(settings, "spill_memory_bytes", DOCUMENT),
-            doubleValue(settings, "deletes_rewrite_file_ratio", DOCUMENT)),
+            doubleValue(settings, "deletes_rewrite_file_ratio", DOCUMENT),
+            settings.path("cluster_by_key").asBoolean(false)),
         text(node, "operation_id", DOCUMENT),
         intValue(node, "task_id", DOCUMENT),
         new PortableTask.FileIoDescription(
@@ -105,6 +109,7 @@ public final class PortableTaskCodec {
     generator.writeNumberField("spill_memory_bytes", task.settings().spillMemoryBytes());
     generator.writeNumberField(
         "deletes_rewrite_file_ratio", task.settings().deletesRewriteFileRatio());
+    generator.writeBooleanField("cluster_by_key", task.settings().clusterByKey());
     generator.writeEndObject();
     generator.writeObjectFieldStart("file_io");
     generator.writeStringField("implementation", task.io().implementation());

@@ -11,9 +11,14 @@ import dev.floe.core.optimize.OptimizePolicy;
  * @param spillMemoryBytes heap the sort buffers may use before spilling to local disk
  * @param deletesRewriteFileRatio a file to be converted with at least this fraction of its rows
  *     deleted is rewritten instead
+ * @param clusterByKey whether the rows of a table with identifier fields and no sort order are
+ *     written in key order ({@code floe.optimize.cluster-by-key})
  */
 public record RewriteSettings(
-    long targetFileSizeBytes, long spillMemoryBytes, double deletesRewriteFileRatio) {
+    long targetFileSizeBytes,
+    long spillMemoryBytes,
+    double deletesRewriteFileRatio,
+    boolean clusterByKey) {
 
   /**
    * @throws IllegalArgumentException naming the value when a size is not positive or the ratio is
@@ -36,6 +41,9 @@ public record RewriteSettings(
   /** The values of {@code policy} that the rewrite uses. */
   public static RewriteSettings of(OptimizePolicy policy) {
     return new RewriteSettings(
-        policy.targetFileSizeBytes(), policy.spillMemoryBytes(), policy.deletesRewriteFileRatio());
+        policy.targetFileSizeBytes(),
+        policy.spillMemoryBytes(),
+        policy.deletesRewriteFileRatio(),
+        policy.clusterByKey());
   }
 }

@@ -454,6 +454,80 @@ class OptimizeJobTest {
   }
 
   @Test
+  void clustersRowsByKeySoThatALaterDeleteRewritesOnlyTheFileHoldingItsKeys() {
+    Map<Long, Long> rewrittenFiles = new java.util.HashMap<>();
+    for (boolean cluster : List.of(true, false)) {
+      Map<String, String> properties = new java.util.HashMap<>(SMALL_TARGET);
+      properties.put(OptimizePolicy.CLUSTER_BY_KEY, Boolean.toString(cluster));
+      // compacted files of about the target size are large (small files are always rewritten)
+      properties.put(OptimizePolicy.SMALL_FILE_RATIO, "0.3");
+      Table table = table("cluster-" + cluster, PartitionSpec.unpartitioned(), properties);
+      UpsertWriter writer = new UpsertWriter(table);
+      // 12 files, each with keys from the whole range (commit c holds c, c + 12, c + 24, ...)
+      int commits = 12;
+      long keys = 120_000;
+      for (int commit = 0; commit < commits; commit++) {
+        List<Change> rows = new ArrayList<>();
+        java.util.Random random = new java.util.Random(commit);
+        for (long id = commit; id < keys; id += commits) {
+          rows.add(Change.upsert(id, Long.toHexString(random.nextLong()) + random.nextLong()));
+        }
+        writer.append(rows);
+      }
+      Run first = optimize(table);
+      assertThat(first.result().succeeded()).isTrue();
+      List<org.apache.iceberg.DataFile> compacted = dataFiles(table);
+      assertThat(compacted).hasSizeGreaterThanOrEqualTo(3);
+      long large = compacted.stream().filter(file -> file.fileSizeInBytes() >= 314_573).count();
+      assertThat(large).as("compacted files of at least 0.3 MiB").isGreaterThanOrEqualTo(2);
+      if (cluster) {
+        // key ranges of the output files do not overlap
+        compacted.sort(java.util.Comparator.comparing(file -> bound(file.lowerBounds())));
+        for (int i = 1; i < compacted.size(); i++) {
+          assertThat(bound(compacted.get(i).lowerBounds()))
+              .isGreaterThan(bound(compacted.get(i - 1).upperBounds()));
+        }
+      }
+
+      // Streaming updates and deletes of the newest keys only.
+      for (int commit = 0; commit < 8; commit++) {
+        long id = keys - 1 - commit * 3;
+        writer.commit(List.of(Change.upsert(id, "new" + commit), Change.delete(id - 1)));
+      }
+      Run second = optimize(table);
+
+      PartitionOutcome outcome = second.result().partitions().get(0);
+      assertThat(outcome.kind()).isEqualTo(TaskKind.DELETES);
+      assertThat(UpsertTables.read(table)).isEqualTo(writer.expected());
+      assertThat(scan(table).totals().deleteFiles()).isZero();
+      rewrittenFiles.put(cluster ? 1L : 0L, outcome.filesRewritten() - 8);
+      if (!cluster) {
+        // in file order every compacted file spans every key: each takes the deletes
+        assertThat(outcome.filesRewritten() - 8).isEqualTo(compacted.size());
+        assertThat(outcome.filesRewritten() - 8).isGreaterThan(1);
+      }
+    }
+    // key-ordered: only the file holding the newest keys is rewritten with the 8 new small ones
+    assertThat(rewrittenFiles.get(1L)).isEqualTo(1);
+  }
+
+  private static List<org.apache.iceberg.DataFile> dataFiles(Table table) {
+    List<org.apache.iceberg.DataFile> files = new ArrayList<>();
+    try (org.apache.iceberg.io.CloseableIterable<org.apache.iceberg.FileScanTask> tasks =
+        table.newScan().includeColumnStats().planFiles()) {
+      tasks.forEach(task -> files.add(task.file().copy()));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return files;
+  }
+
+  private static long bound(Map<Integer, java.nio.ByteBuffer> bounds) {
+    return org.apache.iceberg.types.Conversions.fromByteBuffer(
+        org.apache.iceberg.types.Types.LongType.get(), bounds.get(1));
+  }
+
+  @Test
   void writesInTheTableSortOrderThroughSpilledRuns() throws Exception {
     Map<String, String> properties = new java.util.HashMap<>(SMALL_TARGET);
     properties.put(OptimizePolicy.SPILL_MEMORY_BYTES, "1048576");

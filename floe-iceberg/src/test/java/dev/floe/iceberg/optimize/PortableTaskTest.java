@@ -383,7 +383,7 @@ class PortableTaskTest {
             PartitionKey.unpartitioned(0),
             List.of(new CandidateFile("s3://lake/a.parquet", 10, 1, 4, true)),
             List.of(new CandidateFile("s3://lake/b.parquet", 5000, 2, 40, true)),
-            new RewriteSettings(1048576, 67108864, 0.2),
+            new RewriteSettings(1048576, 67108864, 0.2, true),
             "floe-optimize-1",
             3,
             description);
@@ -404,6 +404,10 @@ class PortableTaskTest {
         .doesNotContain("jdbc.password");
     // Round trip, unpartitioned and with a file to convert.
     assertThat(PortableTaskCodec.fromJson(json)).isEqualTo(task);
+    // A task of a keeper from before cluster_by_key is rewritten in file order, as it was then.
+    String older = json.replace(",\"cluster_by_key\":true", "");
+    assertThat(older).isNotEqualTo(json).doesNotContain("cluster_by_key");
+    assertThat(PortableTaskCodec.fromJson(older).settings().clusterByKey()).isFalse();
 
     // A worker adds its own secrets to the description.
     try (FileIO workerIo =
