@@ -26,20 +26,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.ConfigurationUtils;
-import org.apache.flink.configuration.CoreOptions;
-import org.apache.flink.configuration.JobManagerOptions;
-import org.apache.flink.configuration.RestOptions;
-import org.apache.flink.configuration.TaskManagerOptions;
-import org.apache.flink.runtime.clusterframework.TaskExecutorProcessSpec;
-import org.apache.flink.runtime.clusterframework.TaskExecutorProcessUtils;
-import org.apache.flink.runtime.jobmanager.JobManagerProcessSpec;
-import org.apache.flink.runtime.jobmanager.JobManagerProcessUtils;
-import org.apache.flink.runtime.util.bash.FlinkConfigLoader;
-import org.apache.flink.runtime.util.config.memory.ProcessMemoryUtils;
-import org.apache.flink.util.FlinkException;
 
 /**
  * A Flink standalone session cluster on this machine, for tests and trials: a JobManager ({@code
@@ -47,8 +33,8 @@ import org.apache.flink.util.FlinkException;
  * own JVM, started the way Flink's {@code bin/jobmanager.sh} and {@code bin/taskmanager.sh} start
  * them: {@code --configDir} with a generated {@code config.yaml}; each process's memory options
  * turned into JVM parameters ({@code -Xmx}, {@code -Xms}, {@code -XX:MaxDirectMemorySize}, {@code
- * -XX:MaxMetaspaceSize}) and dynamic {@code -D} settings by Flink's own code, as the scripts'
- * {@code BashJavaUtils GET_TM_RESOURCE_PARAMS} / {@code GET_JM_RESOURCE_PARAMS} do; {@code
+ * -XX:MaxMetaspaceSize}) and dynamic {@code -D} settings by Flink's {@code BashJavaUtils} ({@code
+ * GET_TM_RESOURCE_PARAMS}, {@code GET_JM_RESOURCE_PARAMS}), run as the scripts run it; {@code
  * env.java.opts.*} on the command line; one log file per process.
  *
  * <p>The JVMs' classpath is Flink's jars from Maven (the modules a Flink distribution's {@code
@@ -62,8 +48,7 @@ import org.apache.flink.util.FlinkException;
  *
  * <p>{@link #close()} stops every process and deletes the directory (unless one was given); if this
  * JVM dies first, a watchdog process per cluster process stops it. The JVM that starts a cluster
- * needs {@code flink-runtime} on its classpath (for the memory computation), as every module that
- * submits Flink jobs has. Instances are thread-safe.
+ * needs no Flink jars of its own. Instances are thread-safe.
  */
 public final class FlinkCluster implements AutoCloseable {
 
@@ -71,9 +56,17 @@ public final class FlinkCluster implements AutoCloseable {
       "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
   private static final String TASK_MANAGER_CLASS =
       "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
+  private static final String BASH_JAVA_UTILS_CLASS =
+      "org.apache.flink.runtime.util.bash.BashJavaUtils";
+
+  /** How BashJavaUtils marks the lines of its results. */
+  private static final String BASH_JAVA_UTILS_RESULT = "BASH_JAVA_UTILS_EXEC_RESULT:";
+
   private static final String CLASSPATH_RESOURCE = "flink-cluster-classpath.txt";
   private static final String LOG4J_RESOURCE = "flink-log4j.properties";
   private static final String HOST = "127.0.0.1";
+  private static final String REST_PORT = "rest.port";
+  private static final String SLOTS = "taskmanager.numberOfTaskSlots";
 
   /**
    * {@code env.java.opts.all} as Flink 1.20's distribution ships it in {@code conf/config.yaml}:
@@ -112,7 +105,8 @@ public final class FlinkCluster implements AutoCloseable {
   private final Path directory;
   private final boolean deleteDirectoryOnClose;
   private final List<Path> classpath;
-  private final Configuration configuration;
+  private final Map<String, String> configuration;
+  private final LaunchParameters taskManagerLaunch;
   private final int restPort;
   private final int slotsPerTaskManager;
   private final ClusterProcess jobManager;
@@ -125,15 +119,17 @@ public final class FlinkCluster implements AutoCloseable {
       Path directory,
       boolean deleteDirectoryOnClose,
       List<Path> classpath,
-      Configuration configuration,
+      Map<String, String> configuration,
+      LaunchParameters taskManagerLaunch,
       ClusterProcess jobManager,
       HttpClient http) {
     this.directory = directory;
     this.deleteDirectoryOnClose = deleteDirectoryOnClose;
     this.classpath = classpath;
     this.configuration = configuration;
-    this.restPort = configuration.get(RestOptions.PORT);
-    this.slotsPerTaskManager = configuration.get(TaskManagerOptions.NUM_TASK_SLOTS);
+    this.taskManagerLaunch = taskManagerLaunch;
+    this.restPort = Integer.parseInt(configuration.get(REST_PORT));
+    this.slotsPerTaskManager = Integer.parseInt(configuration.get(SLOTS));
     this.jobManager = jobManager;
     this.http = http;
   }
@@ -290,24 +286,20 @@ public final class FlinkCluster implements AutoCloseable {
 
   private TaskManager launchTaskManager() {
     String id = "taskmanager-" + ++taskManagersStarted;
-    LaunchParameters memory = LaunchParameters.forTaskManager(configuration);
     List<String> arguments = new ArrayList<>();
     arguments.add("--configDir");
     arguments.add(directory.resolve("conf").toString());
-    arguments.addAll(memory.dynamicConfigs());
+    arguments.addAll(taskManagerLaunch.dynamicConfigs());
     arguments.add("-D");
-    arguments.add(TaskManagerOptions.TASK_MANAGER_RESOURCE_ID.key() + "=" + id);
+    arguments.add("taskmanager.resource-id=" + id);
     ClusterProcess process =
         ClusterProcess.start(
             id,
             directory,
             Optional.empty(),
             classpath,
-            memory.jvmParameters(),
-            javaOptions(
-                configuration,
-                CoreOptions.FLINK_DEFAULT_TM_JVM_OPTIONS,
-                CoreOptions.FLINK_TM_JVM_OPTIONS),
+            taskManagerLaunch.jvmParameters(),
+            javaOptions(configuration, "taskmanager"),
             TASK_MANAGER_CLASS,
             arguments);
     TaskManager taskManager = new TaskManager(id, process);
@@ -384,21 +376,18 @@ public final class FlinkCluster implements AutoCloseable {
 
   /**
    * The JVM options Flink's {@code config.sh} reads for a process: {@code
-   * env.java.default-opts.all} and {@code env.java.opts.all}, then the role's default and own
-   * options.
+   * env.java.default-opts.all} and {@code env.java.opts.all}, then the role's ({@code jobmanager},
+   * {@code taskmanager}) default and own options.
    */
-  private static List<String> javaOptions(
-      Configuration configuration,
-      ConfigOption<String> roleDefaultOptions,
-      ConfigOption<String> roleOptions) {
+  private static List<String> javaOptions(Map<String, String> configuration, String role) {
     List<String> options = new ArrayList<>();
-    for (ConfigOption<String> option :
+    for (String key :
         List.of(
-            CoreOptions.FLINK_DEFAULT_JVM_OPTIONS,
-            CoreOptions.FLINK_JVM_OPTIONS,
-            roleDefaultOptions,
-            roleOptions)) {
-      options.addAll(words(configuration.getString(option.key(), "")));
+            "env.java.default-opts.all",
+            "env.java.opts.all",
+            "env.java.default-opts." + role,
+            "env.java.opts." + role)) {
+      options.addAll(words(configuration.getOrDefault(key, "")));
     }
     return options;
   }
@@ -443,7 +432,7 @@ public final class FlinkCluster implements AutoCloseable {
 
   /**
    * The JVM parameters and dynamic settings Flink's scripts get from {@code BashJavaUtils} for a
-   * process, computed by the same Flink code from the loaded configuration.
+   * process: its last two result lines.
    */
   record LaunchParameters(List<String> jvmParameters, List<String> dynamicConfigs) {
 
@@ -452,29 +441,83 @@ public final class FlinkCluster implements AutoCloseable {
       dynamicConfigs = List.copyOf(dynamicConfigs);
     }
 
-    /** As {@code GET_JM_RESOURCE_PARAMS}: -Xmx, -Xms, -XX:MaxMetaspaceSize and -D settings. */
-    static LaunchParameters forJobManager(Configuration configuration) {
-      JobManagerProcessSpec spec =
-          JobManagerProcessUtils.processSpecFromConfigWithNewOptionToInterpretLegacyHeap(
-              configuration, JobManagerOptions.JVM_HEAP_MEMORY);
-      return new LaunchParameters(
-          words(JobManagerProcessUtils.generateJvmParametersStr(spec, configuration)),
-          words(JobManagerProcessUtils.generateDynamicConfigsStr(spec)));
+    /**
+     * Starts {@code BashJavaUtils COMMAND --configDir conf} on the cluster's classpath, as {@code
+     * bash-java-utils.sh} does: {@code GET_TM_RESOURCE_PARAMS} gives -Xmx, -Xms,
+     * -XX:MaxDirectMemorySize, -XX:MaxMetaspaceSize and the -D settings of every memory pool and
+     * the CPU cores; {@code GET_JM_RESOURCE_PARAMS} the JobManager's. {@link #await} reads them.
+     */
+    static Process start(String command, Path home, List<Path> classpath) {
+      Path output = output(command, home);
+      try {
+        Files.createDirectories(output.getParent());
+        return new ProcessBuilder(
+                javaExecutable(),
+                "-classpath",
+                joined(classpath),
+                BASH_JAVA_UTILS_CLASS,
+                command,
+                "--configDir",
+                home.resolve("conf").toString())
+            .directory(home.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile())
+            .start();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot run Flink's BashJavaUtils " + command, e);
+      }
     }
 
     /**
-     * As {@code GET_TM_RESOURCE_PARAMS}: -Xmx, -Xms, -XX:MaxDirectMemorySize, -XX:MaxMetaspaceSize
-     * and the -D settings of every memory pool and the CPU cores.
+     * Waits for a {@link #start}ed BashJavaUtils and reads its results.
+     *
+     * @throws IllegalStateException when it fails; the message holds its output
      */
-    static LaunchParameters forTaskManager(Configuration configuration) {
-      TaskExecutorProcessSpec spec =
-          TaskExecutorProcessUtils.processSpecFromConfig(
-              TaskExecutorProcessUtils.getConfigurationMapLegacyTaskManagerHeapSizeToConfigOption(
-                  configuration, TaskManagerOptions.TOTAL_FLINK_MEMORY));
-      return new LaunchParameters(
-          words(ProcessMemoryUtils.generateJvmParametersStr(spec)),
-          words(TaskExecutorProcessUtils.generateDynamicConfigsStr(spec)));
+    static LaunchParameters await(Process process, String command, Path home) {
+      Path output = output(command, home);
+      try {
+        if (!process.waitFor(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+          throw new IllegalStateException(
+              "Flink's BashJavaUtils " + command + " did not finish within " + START_TIMEOUT);
+        }
+        List<String> results =
+            Files.readAllLines(output, StandardCharsets.UTF_8).stream()
+                .filter(line -> line.startsWith(BASH_JAVA_UTILS_RESULT))
+                .map(line -> line.substring(BASH_JAVA_UTILS_RESULT.length()))
+                .toList();
+        if (process.exitValue() != 0 || results.size() < 2) {
+          throw new IllegalStateException(
+              "Flink's BashJavaUtils "
+                  + command
+                  + " failed (exit code "
+                  + process.exitValue()
+                  + ") on "
+                  + home.resolve("conf/config.yaml")
+                  + ":\n"
+                  + ServerProcesses.tail(output, LOG_TAIL_LINES));
+        }
+        // The last two results, as the scripts read them: JVM parameters, then -D settings.
+        return new LaunchParameters(
+            words(results.get(results.size() - 2)), words(results.get(results.size() - 1)));
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + output, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while running BashJavaUtils " + command, e);
+      }
     }
+
+    private static Path output(String command, Path home) {
+      return home.resolve("log").resolve("bash-java-utils-" + command + ".out");
+    }
+  }
+
+  private static String javaExecutable() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  private static String joined(List<Path> classpath) {
+    return String.join(File.pathSeparator, classpath.stream().map(Path::toString).toList());
   }
 
   /** One JVM of the cluster with its watchdog, log ({@code log/NAME.log}) and output. */
@@ -508,14 +551,14 @@ public final class FlinkCluster implements AutoCloseable {
       Path out = directory.resolve("log").resolve(name + ".out");
       Path log4j = conf.resolve("log4j.properties");
       List<String> command = new ArrayList<>();
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.add(javaExecutable());
       command.addAll(jvmParameters);
       command.addAll(javaOptions);
       command.add("-Dlog.file=" + log);
       command.add("-Dlog4j.configuration=file:" + log4j);
       command.add("-Dlog4j.configurationFile=file:" + log4j);
       command.add("-classpath");
-      command.add(String.join(":", classpath.stream().map(Path::toString).toList()));
+      command.add(joined(classpath));
       command.add(mainClass);
       command.addAll(arguments);
       Process process;
@@ -660,9 +703,21 @@ public final class FlinkCluster implements AutoCloseable {
       Path conf = home.resolve("conf");
       ServerProcesses.deleteRecursively(conf);
       ServerProcesses.deleteRecursively(home.resolve("log"));
-      Configuration configuration = writeConfiguration(home, conf);
+      Map<String, String> configuration = writeConfiguration(home, conf);
       HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
-      LaunchParameters memory = LaunchParameters.forJobManager(configuration);
+      // Both at once: each is a JVM start of its own.
+      Process jobManagerUtils = LaunchParameters.start("GET_JM_RESOURCE_PARAMS", home, classpath);
+      Process taskManagerUtils = LaunchParameters.start("GET_TM_RESOURCE_PARAMS", home, classpath);
+      LaunchParameters memory;
+      LaunchParameters taskManagerLaunch;
+      try {
+        memory = LaunchParameters.await(jobManagerUtils, "GET_JM_RESOURCE_PARAMS", home);
+        taskManagerLaunch =
+            LaunchParameters.await(taskManagerUtils, "GET_TM_RESOURCE_PARAMS", home);
+      } finally {
+        jobManagerUtils.destroyForcibly();
+        taskManagerUtils.destroyForcibly();
+      }
       List<String> arguments = new ArrayList<>();
       arguments.addAll(memory.dynamicConfigs());
       arguments.addAll(List.of("--configDir", conf.toString(), "--executionMode", "cluster"));
@@ -674,14 +729,12 @@ public final class FlinkCluster implements AutoCloseable {
               temporary ? Optional.of(home) : Optional.empty(),
               classpath,
               memory.jvmParameters(),
-              javaOptions(
-                  configuration,
-                  CoreOptions.FLINK_DEFAULT_JM_JVM_OPTIONS,
-                  CoreOptions.FLINK_JM_JVM_OPTIONS),
+              javaOptions(configuration, "jobmanager"),
               JOB_MANAGER_CLASS,
               arguments);
       FlinkCluster cluster =
-          new FlinkCluster(home, temporary, classpath, configuration, jobManager, http);
+          new FlinkCluster(
+              home, temporary, classpath, configuration, taskManagerLaunch, jobManager, http);
       try {
         synchronized (cluster) {
           // The TaskManagers start once the ResourceManager answers: started with the JobManager
@@ -710,8 +763,8 @@ public final class FlinkCluster implements AutoCloseable {
       }
     }
 
-    /** Writes conf/config.yaml and conf/log4j.properties; returns the configuration as loaded. */
-    private Configuration writeConfiguration(Path home, Path conf) {
+    /** Writes conf/config.yaml and conf/log4j.properties; returns what config.yaml holds. */
+    private Map<String, String> writeConfiguration(Path home, Path conf) {
       Path tmp = home.resolve("tmp");
       Map<String, String> values = new LinkedHashMap<>();
       values.put("jobmanager.rpc.address", HOST);
@@ -720,13 +773,13 @@ public final class FlinkCluster implements AutoCloseable {
       values.put("jobmanager.memory.process.size", "768m");
       values.put("rest.address", HOST);
       values.put("rest.bind-address", HOST);
-      values.put("rest.port", Integer.toString(restPort.orElseGet(ServerProcesses::freePort)));
+      values.put(REST_PORT, Integer.toString(restPort.orElseGet(ServerProcesses::freePort)));
       values.put("blob.server.port", "0");
       values.put("taskmanager.host", HOST);
       values.put("taskmanager.bind-host", HOST);
       values.put("taskmanager.rpc.port", "0");
       values.put("taskmanager.data.port", "0");
-      values.put("taskmanager.numberOfTaskSlots", Integer.toString(slotsPerTaskManager));
+      values.put(SLOTS, Integer.toString(slotsPerTaskManager));
       // Small processes: 2 cores, a few JVMs. Streaming jobs with heap state use no managed
       // memory, so most of the TaskManager's Flink memory goes to the task heap.
       values.put("taskmanager.memory.process.size", "1280m");
@@ -743,12 +796,11 @@ public final class FlinkCluster implements AutoCloseable {
       try {
         Files.createDirectories(conf);
         Files.createDirectories(tmp);
-        List<String> lines =
-            new ArrayList<>(
-                ConfigurationUtils.convertConfigToWritableLines(
-                    Configuration.fromMap(values), true));
-        lines.sort(null);
-        lines.add(0, "# Written by Floe's FlinkCluster; Flink 1.20 reads config.yaml.");
+        List<String> lines = new ArrayList<>();
+        lines.add(
+            "# Written by Floe's FlinkCluster (Flink 1.20 reads config.yaml: standard YAML).");
+        new TreeMap<>(values)
+            .forEach((key, value) -> lines.add(key + ": '" + value.replace("'", "''") + "'"));
         Files.write(conf.resolve("config.yaml"), lines, StandardCharsets.UTF_8);
         try (InputStream log4j = FlinkCluster.class.getResourceAsStream(LOG4J_RESOURCE)) {
           if (log4j == null) {
@@ -759,12 +811,7 @@ public final class FlinkCluster implements AutoCloseable {
       } catch (IOException e) {
         throw new UncheckedIOException("cannot write the Flink configuration in " + conf, e);
       }
-      try {
-        // What BashJavaUtils reads: the file just written, as the processes will read it.
-        return FlinkConfigLoader.loadConfiguration(new String[] {"--configDir", conf.toString()});
-      } catch (FlinkException e) {
-        throw new IllegalStateException("Flink cannot load " + conf.resolve("config.yaml"), e);
-      }
+      return Map.copyOf(values);
     }
 
     private static List<Path> readClasspath() {
