@@ -72,7 +72,7 @@ public final class FlinkCluster implements AutoCloseable {
    * {@code env.java.opts.all} as Flink 1.20's distribution ships it in {@code conf/config.yaml}:
    * what Flink needs on Java 17.
    */
-  static final String JAVA_17_OPTIONS =
+  private static final String JAVA_17_OPTIONS =
       "--add-exports=java.base/sun.net.util=ALL-UNNAMED"
           + " --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED"
           + " --add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED"
@@ -99,7 +99,7 @@ public final class FlinkCluster implements AutoCloseable {
   private static final Duration POLL_INTERVAL = Duration.ofMillis(200);
   private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(5);
   private static final int START_ATTEMPTS = 3;
-  private static final int LOG_TAIL_LINES = 30;
+  private static final int LOG_TAIL_LINES = 50;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path directory;
@@ -112,6 +112,7 @@ public final class FlinkCluster implements AutoCloseable {
   private final ClusterProcess jobManager;
   private final HttpClient http;
   private final List<TaskManager> taskManagers = new ArrayList<>(); // guarded by this
+  private final List<TaskManager> everStarted = new ArrayList<>(); // guarded by this, for logs
   private int taskManagersStarted; // guarded by this
   private boolean closed; // guarded by this
 
@@ -250,11 +251,14 @@ public final class FlinkCluster implements AutoCloseable {
     return JSON.readTree(response.body());
   }
 
-  /** The last lines of every process's log and output, for failure messages. */
+  /**
+   * The last lines of the log and output of every process (killed TaskManagers too), for failure
+   * messages.
+   */
   public synchronized String logTails() {
     List<ClusterProcess> processes = new ArrayList<>();
     processes.add(jobManager);
-    taskManagers.forEach(taskManager -> processes.add(taskManager.process));
+    everStarted.forEach(taskManager -> processes.add(taskManager.process));
     return tails(processes);
   }
 
@@ -304,6 +308,7 @@ public final class FlinkCluster implements AutoCloseable {
             arguments);
     TaskManager taskManager = new TaskManager(id, process);
     taskManagers.add(taskManager);
+    everStarted.add(taskManager);
     return taskManager;
   }
 
@@ -681,22 +686,28 @@ public final class FlinkCluster implements AutoCloseable {
       } catch (IOException e) {
         throw new UncheckedIOException("cannot create a directory for the Flink cluster", e);
       }
-      IllegalStateException lastFailure = null;
-      for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-        try {
-          return launch(home, temporary, classpath);
-        } catch (IllegalStateException failure) {
-          lastFailure = failure;
-          // A free port taken by another process between the check and the bind: try others.
-          if (restPort.isPresent() || !failure.getMessage().contains("BindException")) {
-            break;
+      boolean started = false;
+      try {
+        IllegalStateException lastFailure = null;
+        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+          try {
+            FlinkCluster cluster = launch(home, temporary, classpath);
+            started = true;
+            return cluster;
+          } catch (IllegalStateException failure) {
+            lastFailure = failure;
+            // A free port taken by another process between the check and the bind: try others.
+            if (restPort.isPresent() || !failure.getMessage().contains("BindException")) {
+              break;
+            }
           }
         }
+        throw requireNonNull(lastFailure, "no start attempt was made");
+      } finally {
+        if (!started && temporary) {
+          ServerProcesses.deleteRecursively(home);
+        }
       }
-      if (temporary) {
-        ServerProcesses.deleteRecursively(home);
-      }
-      throw requireNonNull(lastFailure, "no start attempt was made");
     }
 
     private FlinkCluster launch(Path home, boolean temporary, List<Path> classpath) {
