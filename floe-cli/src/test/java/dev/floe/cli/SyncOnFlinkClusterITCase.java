@@ -3,13 +3,14 @@ package dev.floe.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.core.config.CatalogSettings;
 import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.sync.LakeComparison;
+import dev.floe.testing.FlinkCluster;
 import dev.floe.testing.MariaDbExtension;
 import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.Poll;
 import dev.floe.testing.SampleShop;
 import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
@@ -21,12 +22,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.Test;
@@ -34,11 +37,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code floe sync --flink HOST:PORT} against a real Flink cluster in its own JVM (whose classpath
- * has neither Floe nor its connectors: the job brings them): the binlog job runs there, stops with
- * a savepoint on SIGTERM and resumes from it; a floe sync killed with kill -9 leaves its job
- * running there, a second one is refused, and after the job is cancelled the sync resumes from its
- * retained checkpoint. MySQL and Iceberg are compared row for row after each step.
+ * {@code floe sync --flink HOST:PORT} against a Flink standalone session cluster ({@link
+ * FlinkCluster}: a JobManager and two TaskManagers, each its own JVM, whose classpath is Flink's
+ * jars only: the job brings Floe and its connectors): the binlog job runs there, on both
+ * TaskManagers, stops with a savepoint on SIGTERM and resumes from it; a floe sync killed with kill
+ * -9 leaves its job running there, a second one is refused, and after the job is cancelled the sync
+ * resumes from its retained checkpoint. MySQL and Iceberg are compared row for row after each step.
  */
 @ExtendWith(MariaDbExtension.class)
 class SyncOnFlinkClusterITCase {
@@ -46,7 +50,14 @@ class SyncOnFlinkClusterITCase {
   private static final Duration DEADLINE = Duration.ofSeconds(180);
   private static final List<String> TABLES =
       List.of("customers", "products", "orders", "order_items");
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration POLL_INTERVAL = Duration.ofMillis(200);
+
+  /** Jars a plain Flink cluster does not have; Floe's job must bring them. */
+  private static final Pattern NOT_ON_A_FLINK_CLUSTER =
+      Pattern.compile(
+          "(floe-.*|iceberg-.*|flink-connector-mysql-cdc.*|flink-connector-debezium.*"
+              + "|flink-cdc-.*|debezium-.*|mysql-.*|mariadb-.*|sqlite-jdbc.*|hadoop-.*|parquet-.*"
+              + "|jackson-.*)\\.jar");
 
   @TempDir Path directory;
 
@@ -56,16 +67,21 @@ class SyncOnFlinkClusterITCase {
     String database = server.createDatabase("remote");
     SampleShop.create(server, database, new SampleShop.Size(60, 10, 120, 2));
     String url = server.sourceUrl("root", "", "");
-    try (FlinkClusterProcess cluster = FlinkClusterProcess.start(directory.resolve("flink.log"))) {
-      String flink = "127.0.0.1:" + cluster.port();
+    // Spread the job's tasks over both TaskManagers, so that both must load the shipped jars.
+    try (FlinkCluster cluster =
+        FlinkCluster.builder().set("cluster.evenly-spread-out-slots", "true").start()) {
+      assertOnlyFlinkOnTheCluster(cluster);
+      String flink = cluster.restAddress();
 
       Path firstLog = directory.resolve("sync-1.log");
       Process first = startSync(url, database, flink, firstLog);
       try {
         awaitOutput(firstLog, "The binlog job runs on the Flink cluster at " + flink + " (Flink ");
-        awaitJobState(flink, "RUNNING");
+        String firstJob = awaitJobState(cluster, "RUNNING");
         change(server, database, 1);
         awaitEqual(server, database);
+        assertThat(taskManagersRunning(cluster, firstJob))
+            .containsExactlyInAnyOrder("taskmanager-1", "taskmanager-2");
         first.destroy(); // SIGTERM: stop with a savepoint, through the cluster's REST API
         assertThat(first.waitFor(2, TimeUnit.MINUTES)).isTrue();
       } finally {
@@ -73,7 +89,7 @@ class SyncOnFlinkClusterITCase {
       }
       assertThat(Files.readString(firstLog))
           .contains("Stopped. Run the same command to resume from savepoint file:");
-      assertThat(jobState(flink)).contains("FINISHED");
+      assertThat(jobStates(cluster)).contains("FINISHED");
 
       change(server, database, 2);
       Path secondLog = directory.resolve("sync-2.log");
@@ -86,7 +102,7 @@ class SyncOnFlinkClusterITCase {
       } finally {
         second.destroyForcibly().waitFor(30, TimeUnit.SECONDS); // kill -9
       }
-      String jobId = awaitJobState(flink, "RUNNING");
+      String jobId = awaitJobState(cluster, "RUNNING");
       change(server, database, 4);
       awaitEqual(server, database); // the job goes on without the floe process
 
@@ -124,11 +140,11 @@ class SyncOnFlinkClusterITCase {
       HttpClient.newHttpClient()
           .send(
               HttpRequest.newBuilder(
-                      URI.create("http://" + flink + "/jobs/" + jobId + "?mode=cancel"))
+                      URI.create(cluster.restUrl() + "/jobs/" + jobId + "?mode=cancel"))
                   .method("PATCH", HttpRequest.BodyPublishers.noBody())
                   .build(),
               HttpResponse.BodyHandlers.ofString());
-      awaitJobState(flink, "CANCELED");
+      awaitJobState(cluster, "CANCELED");
     }
   }
 
@@ -271,20 +287,43 @@ class SyncOnFlinkClusterITCase {
         .start();
   }
 
-  /** The states of the cluster's jobs named "floe sync remote", newest first. */
-  private static List<String> jobState(String flink) throws Exception {
-    return jobs(flink).stream().map(job -> job.path("state").asText()).toList();
+  /**
+   * What makes the test prove that the job ships what it needs: the cluster's JVMs have Flink's
+   * jars only (the JobManager reports its own classpath; the TaskManagers run with the same one).
+   */
+  private static void assertOnlyFlinkOnTheCluster(FlinkCluster cluster) throws Exception {
+    List<String> reported = new ArrayList<>();
+    cluster
+        .getJson("/jobmanager/environment")
+        .path("classpath")
+        .forEach(entry -> reported.add(entry.asText()));
+    assertThat(reported).isEqualTo(cluster.classpath().stream().map(Path::toString).toList());
+    assertThat(cluster.classpath())
+        .isNotEmpty()
+        .noneMatch(jar -> NOT_ON_A_FLINK_CLUSTER.matcher(jar.getFileName().toString()).matches());
   }
 
-  private static List<JsonNode> jobs(String flink) throws Exception {
-    String body =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create("http://" + flink + "/jobs/overview")).build(),
-                HttpResponse.BodyHandlers.ofString())
-            .body();
+  /** The TaskManagers on which the job's tasks run. */
+  private static Set<String> taskManagersRunning(FlinkCluster cluster, String jobId)
+      throws Exception {
+    Set<String> taskManagers = new TreeSet<>();
+    for (JsonNode vertex : cluster.getJson("/jobs/" + jobId).path("vertices")) {
+      String path = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/taskmanagers";
+      for (JsonNode taskManager : cluster.getJson(path).path("taskmanagers")) {
+        taskManagers.add(taskManager.path("taskmanager-id").asText());
+      }
+    }
+    return taskManagers;
+  }
+
+  /** The states of the cluster's jobs named "floe sync remote", newest first. */
+  private static List<String> jobStates(FlinkCluster cluster) throws Exception {
+    return jobs(cluster).stream().map(job -> job.path("state").asText()).toList();
+  }
+
+  private static List<JsonNode> jobs(FlinkCluster cluster) throws Exception {
     List<JsonNode> jobs = new ArrayList<>();
-    for (JsonNode job : JSON.readTree(body).get("jobs")) {
+    for (JsonNode job : cluster.getJson("/jobs/overview").path("jobs")) {
       if ("floe sync remote".equals(job.path("name").asText())) {
         jobs.add(job);
       }
@@ -294,61 +333,67 @@ class SyncOnFlinkClusterITCase {
   }
 
   /** Waits until the newest job of this sync is in the state; returns its id. */
-  private static String awaitJobState(String flink, String state) throws Exception {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    Optional<JsonNode> newest = Optional.empty();
-    while (Instant.now().isBefore(deadline)) {
-      newest = jobs(flink).stream().findFirst();
-      if (newest.isPresent() && state.equals(newest.get().path("state").asText())) {
-        return newest.get().path("jid").asText();
-      }
-      Thread.sleep(200); // polling the cluster, bounded by the deadline
-    }
-    throw new AssertionError("no job in state " + state + " within " + DEADLINE + ": " + newest);
+  private static String awaitJobState(FlinkCluster cluster, String state) throws Exception {
+    Poll.until(
+        "the newest job of floe sync remote is " + state,
+        DEADLINE,
+        POLL_INTERVAL,
+        () -> jobStates(cluster).stream().findFirst().filter(state::equals).isPresent());
+    return jobs(cluster).get(0).path("jid").asText();
   }
 
   private static void awaitOutput(Path log, String text) throws Exception {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    while (Instant.now().isBefore(deadline)) {
-      if (Files.exists(log) && Files.readString(log, StandardCharsets.UTF_8).contains(text)) {
-        return;
-      }
-      Thread.sleep(200); // polling the child's output, bounded by the deadline
+    try {
+      Poll.until(
+          "'" + text + "' printed",
+          DEADLINE,
+          POLL_INTERVAL,
+          () -> Files.exists(log) && Files.readString(log, StandardCharsets.UTF_8).contains(text));
+    } catch (AssertionError notPrinted) {
+      throw new AssertionError(notPrinted.getMessage() + ":\n" + Files.readString(log), notPrinted);
     }
-    throw new AssertionError(
-        "'" + text + "' not printed within " + DEADLINE + ":\n" + Files.readString(log));
   }
 
   private void awaitEqual(MariaDbServer server, String database) throws Exception {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    String difference = "";
-    while (Instant.now().isBefore(deadline)) {
-      difference = "";
-      try (FloeCatalog catalog =
-          new CatalogFactory().open(CatalogSettings.embedded(), directory.resolve("data"))) {
-        for (String table : TABLES) {
-          TableIdentifier identifier = TableIdentifier.of(database, table);
-          if (!catalog.catalog().tableExists(identifier)) {
-            difference = table + " missing";
-            break;
-          }
-          Table iceberg = catalog.catalog().loadTable(identifier);
-          TreeMap<String, String> expected =
-              LakeComparison.mysqlRows(server, database, table, iceberg.schema());
-          TreeMap<String, String> actual = LakeComparison.lakeRows(iceberg);
-          if (!expected.equals(actual)) {
-            difference =
-                table + ": " + expected.size() + " rows in MySQL, " + actual.size() + " in Iceberg";
-            break;
-          }
+    AtomicReference<String> difference = new AtomicReference<>("");
+    try {
+      Poll.until(
+          "MySQL and Iceberg hold the same rows",
+          DEADLINE,
+          Duration.ofMillis(500),
+          () -> {
+            difference.set(difference(server, database));
+            return difference.get().isEmpty();
+          });
+    } catch (AssertionError stillDifferent) {
+      throw new AssertionError(
+          stillDifferent.getMessage() + ": " + difference.get(), stillDifferent);
+    }
+  }
+
+  /** The first table whose rows differ, as a sentence; empty when all are equal. */
+  private String difference(MariaDbServer server, String database) throws Exception {
+    try (FloeCatalog catalog =
+        new CatalogFactory().open(CatalogSettings.embedded(), directory.resolve("data"))) {
+      for (String table : TABLES) {
+        TableIdentifier identifier = TableIdentifier.of(database, table);
+        if (!catalog.catalog().tableExists(identifier)) {
+          return table + " missing";
+        }
+        Table iceberg = catalog.catalog().loadTable(identifier);
+        TreeMap<String, String> expected =
+            LakeComparison.mysqlRows(server, database, table, iceberg.schema());
+        TreeMap<String, String> actual = LakeComparison.lakeRows(iceberg);
+        if (!expected.equals(actual)) {
+          return table
+              + ": "
+              + expected.size()
+              + " rows in MySQL, "
+              + actual.size()
+              + " in Iceberg";
         }
       }
-      if (difference.isEmpty()) {
-        return;
-      }
-      Thread.sleep(500); // polling the lake until it catches up, bounded by the deadline
     }
-    throw new AssertionError(
-        "MySQL and Iceberg still differ after " + DEADLINE + ": " + difference);
+    return "";
   }
 }

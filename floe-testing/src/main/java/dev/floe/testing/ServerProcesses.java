@@ -64,7 +64,9 @@ final class ServerProcesses {
   /**
    * A small shell process that stops the server and removes its directory when this JVM dies
    * without closing it (e.g. a test JVM killed on timeout), so no stray servers pile up. It sends
-   * {@code stopSignal} (a name such as {@code TERM}), then {@code KILL} after 30 s.
+   * {@code stopSignal} (a name such as {@code TERM}), then {@code KILL} after 30 s. The directory
+   * is deleted only when the JVM is gone: a server that dies by itself leaves its logs for the JVM
+   * to report (and its {@code close()} to delete).
    */
   static Process startWatchdog(
       long serverPid, String stopSignal, Optional<Path> directoryToDelete) {
@@ -83,7 +85,9 @@ final class ServerProcesses {
             + " 2>/dev/null && [ $i -lt 30 ]; do sleep 1; i=$((i+1)); done; kill -9 "
             + serverPid
             + " 2>/dev/null"
-            + directoryToDelete.map(path -> "; rm -rf '" + path + "'").orElse("");
+            + directoryToDelete
+                .map(path -> "; kill -0 " + jvmPid + " 2>/dev/null || rm -rf '" + path + "'")
+                .orElse("");
     try {
       return new ProcessBuilder("sh", "-c", script)
           .redirectOutput(ProcessBuilder.Redirect.DISCARD)
