@@ -56,6 +56,55 @@ final class FloeProcess implements AutoCloseable {
     return process;
   }
 
+  /**
+   * Starts {@code floe --config CONFIG --data-dir DATA serve --listen 127.0.0.1:PORT} and waits
+   * until it serves.
+   */
+  Process serve(Path config, Path dataDirectory, int port, Path log) throws Exception {
+    Process serve =
+        start(
+            log,
+            List.of(
+                "--config",
+                config.toString(),
+                "--data-dir",
+                dataDirectory.toString(),
+                "serve",
+                "--listen",
+                "127.0.0.1:" + port));
+    awaitOutput(serve, log, "Keeper serving floe on");
+    return serve;
+  }
+
+  /**
+   * Waits until the keeper shows the table idle, optimized and above health 90; on timeout the
+   * message holds the table's detail and {@code log}.
+   */
+  void awaitCompacted(int port, String table, String what, Path log) throws Exception {
+    try {
+      Poll.until(
+          table + " " + what,
+          WITHIN,
+          Duration.ofMillis(100),
+          () ->
+              table(port, table)
+                  .filter(entry -> entry.get("state").asText().equals("idle"))
+                  .filter(entry -> entry.get("health").asInt() > 90)
+                  .filter(entry -> !entry.get("last_optimized_at").isNull())
+                  .isPresent());
+    } catch (AssertionError e) {
+      throw new AssertionError(
+          e.getMessage()
+              + "; now: "
+              + get(port, "/api/v1/tables/" + table)
+              + "\n"
+              + log.getFileName()
+              + ":\n"
+              + Files.readString(log),
+          e);
+    }
+  }
+
   /** Waits until the process printed {@code text}; fails at once when it exited. */
   static void awaitOutput(Process process, Path log, String text) throws Exception {
     Poll.until(

@@ -80,26 +80,7 @@ class OptimizerCommandITCase {
 
     Path secondLog = directory.resolve("worker-2.log");
     Process second = worker(port, secondLog);
-    try {
-      Poll.until(
-          TABLE + " compacted by the second worker and idle",
-          FloeProcess.WITHIN,
-          Duration.ofMillis(100),
-          () ->
-              floe.table(port, TABLE)
-                  .filter(entry -> entry.get("state").asText().equals("idle"))
-                  .filter(entry -> entry.get("health").asInt() > 90)
-                  .filter(entry -> !entry.get("last_optimized_at").isNull())
-                  .isPresent());
-    } catch (AssertionError e) {
-      throw new AssertionError(
-          e.getMessage()
-              + "; now: "
-              + floe.get(port, "/api/v1/tables/" + TABLE)
-              + "\nserve log:\n"
-              + Files.readString(serveLog),
-          e);
-    }
+    floe.awaitCompacted(port, TABLE, "compacted by the second worker", serveLog);
     JsonNode workers = floe.get(port, "/api/v1/workers");
     assertThat(workers.get("groups")).hasSize(1);
     JsonNode group = workers.get("groups").get(0);
@@ -216,20 +197,7 @@ class OptimizerCommandITCase {
         Duration.ofSeconds(90),
         Duration.ofMillis(100),
         () -> floe.get(port, "/api/v1/workers").get("workers").size() == 1);
-    try {
-      Poll.until(
-          TABLE + " compacted after the restart and idle",
-          FloeProcess.WITHIN,
-          Duration.ofMillis(100),
-          () ->
-              floe.table(port, TABLE)
-                  .filter(entry -> entry.get("state").asText().equals("idle"))
-                  .filter(entry -> entry.get("health").asInt() > 90)
-                  .filter(entry -> !entry.get("last_optimized_at").isNull())
-                  .isPresent());
-    } catch (AssertionError e) {
-      throw new AssertionError(e.getMessage() + "\nworker log:\n" + Files.readString(workerLog), e);
-    }
+    floe.awaitCompacted(port, TABLE, "compacted after the restart", workerLog);
     JsonNode workers = floe.get(port, "/api/v1/workers").get("workers");
     assertThat(workers).hasSize(1);
     assertThat(workers.get(0).get("pid").asLong()).isEqualTo(worker.pid());
@@ -261,19 +229,7 @@ class OptimizerCommandITCase {
             "      - { name: remote, kind: external, target: 1 }",
             ""));
     Files.writeString(config, String.join("\n", lines), StandardCharsets.UTF_8);
-    Process serve =
-        floe.start(
-            log,
-            List.of(
-                "--config",
-                config.toString(),
-                "--data-dir",
-                directory.resolve("data").toString(),
-                "serve",
-                "--listen",
-                "127.0.0.1:" + port));
-    FloeProcess.awaitOutput(serve, log, "Keeper serving floe on");
-    return serve;
+    return floe.serve(config, directory.resolve("data"), port, log);
   }
 
   private static Set<Path> filesOnDisk(Table table) throws Exception {

@@ -78,26 +78,7 @@ class OptimizerProcessesITCase {
         () -> group(port).get("live").asInt() == 2 && !pids(port).contains(killed));
     double replacedSeconds = (System.nanoTime() - killedAt) / 1e9;
     rememberWorkers(port);
-    try {
-      Poll.until(
-          TABLE + " compacted by the worker processes and idle",
-          FloeProcess.WITHIN,
-          Duration.ofMillis(100),
-          () ->
-              floe.table(port, TABLE)
-                  .filter(entry -> entry.get("state").asText().equals("idle"))
-                  .filter(entry -> entry.get("health").asInt() > 90)
-                  .filter(entry -> !entry.get("last_optimized_at").isNull())
-                  .isPresent());
-    } catch (AssertionError e) {
-      throw new AssertionError(
-          e.getMessage()
-              + "; now: "
-              + floe.get(port, "/api/v1/tables/" + TABLE)
-              + "\nserve log:\n"
-              + Files.readString(serveLog),
-          e);
-    }
+    floe.awaitCompacted(port, TABLE, "compacted by the worker processes", serveLog);
     assertThat(messages(port, "worker_started")).hasSizeGreaterThanOrEqualTo(3);
     assertThat(floe.get(port, "/api/v1/tables/" + TABLE).get("consecutive_failures").asInt())
         .isZero();
@@ -113,7 +94,7 @@ class OptimizerProcessesITCase {
     serve.destroy(); // SIGTERM: the keeper stops its workers, and they hand their tasks back
     assertThat(serve.waitFor(90, TimeUnit.SECONDS)).isTrue();
     assertThat(serve.exitValue()).as(Files.readString(serveLog)).isZero();
-    for (long pid : pids(workerPids)) {
+    for (long pid : workerPids) {
       assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
           .as("worker process " + pid + " after the keeper stopped")
           .isFalse();
@@ -196,19 +177,7 @@ class OptimizerProcessesITCase {
             group,
             ""),
         StandardCharsets.UTF_8);
-    Process serve =
-        floe.start(
-            log,
-            List.of(
-                "--config",
-                config.toString(),
-                "--data-dir",
-                directory.resolve("data").toString(),
-                "serve",
-                "--listen",
-                "127.0.0.1:" + port));
-    FloeProcess.awaitOutput(serve, log, "Keeper serving floe on");
-    return serve;
+    return floe.serve(config, directory.resolve("data"), port, log);
   }
 
   private JsonNode group(int port) throws Exception {
@@ -230,10 +199,6 @@ class OptimizerProcessesITCase {
         .get("workers")
         .forEach(worker -> pids.add(worker.get("pid").asLong()));
     return pids;
-  }
-
-  private static List<Long> pids(List<Long> pids) {
-    return List.copyOf(pids);
   }
 
   private void rememberWorkers(int port) throws Exception {

@@ -11,7 +11,6 @@ import dev.floe.iceberg.optimize.UpsertTables;
 import dev.floe.iceberg.optimize.UpsertWriter;
 import dev.floe.iceberg.optimize.UpsertWriter.Change;
 import dev.floe.testing.Poll;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,8 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServeCommandITCase {
 
-  private static final Duration WITHIN = Duration.ofMinutes(3);
-  private static final Duration EVERY = Duration.ofMillis(50);
+  private static final Duration WITHIN = FloeProcess.WITHIN;
   private static final String TABLE = "db.events";
 
   @TempDir Path directory;
@@ -56,8 +54,8 @@ class ServeCommandITCase {
         StandardCharsets.UTF_8);
     int port = FloeProcess.freePort();
 
-    Process first = serve(config, port, directory.resolve("serve-1.log"));
-    FloeProcess.awaitOutput(first, directory.resolve("serve-1.log"), "Keeper serving floe on");
+    Process first =
+        floe.serve(config, directory.resolve("data"), port, directory.resolve("serve-1.log"));
     Poll.until(
         TABLE + " is being rewritten",
         WITHIN,
@@ -67,23 +65,10 @@ class ServeCommandITCase {
     assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
     assertThat(first.exitValue()).isEqualTo(137);
 
-    Process second = serve(config, port, directory.resolve("serve-2.log"));
-    FloeProcess.awaitOutput(second, directory.resolve("serve-2.log"), "Keeper serving floe on");
-    try {
-      Poll.until(
-          TABLE + " compacted and idle after the restart",
-          WITHIN,
-          EVERY,
-          () ->
-              state(port)
-                  .filter(entry -> entry.get("state").asText().equals("idle"))
-                  .filter(entry -> entry.get("health").asInt() > 90)
-                  .filter(entry -> !entry.get("last_optimized_at").isNull())
-                  .isPresent());
-    } catch (AssertionError e) {
-      throw new AssertionError(
-          e.getMessage() + "; now: " + floe.get(port, "/api/v1/tables/" + TABLE), e);
-    }
+    Process second =
+        floe.serve(config, directory.resolve("data"), port, directory.resolve("serve-2.log"));
+    floe.awaitCompacted(
+        port, TABLE, "compacted after the restart", directory.resolve("serve-2.log"));
     JsonNode detail = floe.get(port, "/api/v1/tables/" + TABLE);
     assertThat(detail.get("consecutive_failures").asInt()).isZero();
     assertThat(detail.get("last_error").isNull()).isTrue();
@@ -135,19 +120,6 @@ class ServeCommandITCase {
       }
       return writer.expected();
     }
-  }
-
-  private Process serve(Path config, int port, Path log) throws IOException {
-    return floe.start(
-        log,
-        List.of(
-            "--config",
-            config.toString(),
-            "--data-dir",
-            directory.resolve("data").toString(),
-            "serve",
-            "--listen",
-            "127.0.0.1:" + port));
   }
 
   private Optional<JsonNode> state(int port) throws Exception {
