@@ -1,6 +1,7 @@
 package dev.floe.bench;
 
 import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.config.SyncSettings;
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.sync.TableSelection;
 import dev.floe.iceberg.CatalogFactory;
@@ -70,7 +71,7 @@ final class SyncFreshnessBenchmark implements Benchmark {
               2,
               context.scratchDirectory().resolve("state"),
               Optional.empty(),
-              SyncOptions.DEFAULT_SNAPSHOT_CHUNK_ROWS);
+              SyncSettings.DEFAULT_CHUNK_ROWS);
       List<Long> latencies = new ArrayList<>();
       try (RunningSync sync =
           new SyncRunner(catalog, new MySqlConnections(Duration.ofSeconds(10))).start(options)) {

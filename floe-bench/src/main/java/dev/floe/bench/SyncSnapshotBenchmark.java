@@ -1,6 +1,7 @@
 package dev.floe.bench;
 
 import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.config.SyncSettings;
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.sync.TableSelection;
 import dev.floe.iceberg.CatalogFactory;
@@ -57,7 +58,7 @@ final class SyncSnapshotBenchmark implements Benchmark {
     int rows = context.intParameter("rows", 2_000_000);
     int repeat = context.intParameter("repeat", 3);
     int parallelism = context.intParameter("parallelism", 2);
-    int chunkRows = context.intParameter("chunk-rows", SyncOptions.DEFAULT_SNAPSHOT_CHUNK_ROWS);
+    int chunkRows = context.intParameter("chunk-rows", SyncSettings.DEFAULT_CHUNK_ROWS);
     if (repeat < 1) {
       throw new IllegalArgumentException("--repeat must be at least 1, got " + repeat);
     }

@@ -1,6 +1,7 @@
 package dev.floe.cli;
 
 import dev.floe.core.config.FloeSettings;
+import dev.floe.core.config.SyncSettings;
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.sync.TableSelection;
 import dev.floe.iceberg.FloeCatalog;
@@ -62,7 +63,7 @@ final class DemoSync {
             2,
             settings.dataDirectory().resolve("sync").resolve("demo"),
             Optional.empty(),
-            SyncOptions.DEFAULT_SNAPSHOT_CHUNK_ROWS);
+            SyncSettings.DEFAULT_CHUNK_ROWS);
     reset(catalog, options);
     DemoTraffic traffic = new DemoTraffic(server);
     Thread trafficThread = new Thread(traffic, "floe-demo-traffic");

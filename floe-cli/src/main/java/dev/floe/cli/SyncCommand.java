@@ -102,8 +102,9 @@ final class SyncCommand implements Callable<Integer> {
       names = "--chunk-rows",
       paramLabel = "N",
       description =
-          "Rows per snapshot chunk, read one at a time without locks (default: sync.chunk-rows,"
-              + " 8096).")
+          "Rows per snapshot chunk, read one at a time without locks (default: sync.chunk-rows, "
+              + SyncSettings.DEFAULT_CHUNK_ROWS
+              + ").")
   Integer chunkRows;
 
   @Option(

@@ -2,10 +2,14 @@ package dev.floe.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.floe.config.ConfigSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -37,6 +41,30 @@ class FloeCommandTest {
             "serve",
             "optimizer",
             "sql");
+  }
+
+  @Test
+  void everyDefaultAFlagsHelpNamesIsTheConfigKeysDefault() {
+    Pattern named = Pattern.compile("default: ([a-z][a-z0-9.-]*[a-z0-9]), ([^)]+)\\)");
+    CommandLine root = new CommandLine(new FloeCommand(Map.of(), directory));
+    List<String> checked = new ArrayList<>();
+    for (CommandLine command : root.getSubcommands().values()) {
+      for (CommandLine.Model.OptionSpec option : command.getCommandSpec().options()) {
+        Matcher matcher = named.matcher(String.join("", option.description()));
+        while (matcher.find()) {
+          String key = matcher.group(1);
+          String said = matcher.group(2);
+          if (said.startsWith("else ") || ConfigSchema.key(key).isEmpty()) {
+            continue;
+          }
+          assertThat(said)
+              .as("floe %s %s names %s", command.getCommandName(), option.longestName(), key)
+              .isEqualTo(ConfigSchema.key(key).get().defaultValue().orElse("(none)"));
+          checked.add(key);
+        }
+      }
+    }
+    assertThat(checked).contains("sync.chunk-rows", "sync.parallelism", "keeper.listen");
   }
 
   @Test

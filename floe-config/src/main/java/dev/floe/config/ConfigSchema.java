@@ -7,6 +7,7 @@ import dev.floe.core.config.MaintenanceIntervals;
 import dev.floe.core.config.OptimizerSettings;
 import dev.floe.core.config.SizeText;
 import dev.floe.core.config.StoreSettings;
+import dev.floe.core.config.SyncSettings;
 import dev.floe.core.config.WorkerGroupKind;
 import dev.floe.core.config.WorkerGroupSettings;
 import dev.floe.core.maintenance.DurationText;
@@ -140,7 +141,7 @@ public final class ConfigSchema {
   public static final ConfigKey SYNC_CHUNK_ROWS =
       integer(
           "sync.chunk-rows",
-          100_000,
+          SyncSettings.DEFAULT_CHUNK_ROWS,
           1,
           "floe sync: rows per initial-snapshot chunk, a primary-key range read without locks"
               + " into its own data files; a stopped or killed sync resumes after the last"

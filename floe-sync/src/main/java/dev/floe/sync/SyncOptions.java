@@ -36,8 +36,6 @@ public record SyncOptions(
     long snapshotRowsPerSecond,
     Map<String, String> partitions) {
 
-  public static final int DEFAULT_SNAPSHOT_CHUNK_ROWS = 100_000;
-
   /** Settings without a cap on the snapshot's read rate. */
   public SyncOptions(
       String name,

@@ -3,6 +3,7 @@ package dev.floe.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.config.SyncSettings;
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.sync.TableSelection;
 import dev.floe.iceberg.CatalogFactory;
@@ -76,7 +77,7 @@ class EveryTypeSyncITCase {
               1,
               directory.resolve("state"),
               Optional.empty(),
-              SyncOptions.DEFAULT_SNAPSHOT_CHUNK_ROWS);
+              SyncSettings.DEFAULT_CHUNK_ROWS);
       try (RunningSync sync =
           new SyncRunner(catalog, new MySqlConnections(Duration.ofSeconds(10))).start(options)) {
         Table table = catalog.catalog().loadTable(TableIdentifier.of("types", "all_types"));

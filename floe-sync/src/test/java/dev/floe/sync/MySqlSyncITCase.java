@@ -3,6 +3,7 @@ package dev.floe.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.config.SyncSettings;
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.sync.SyncSummary;
 import dev.floe.core.sync.TableSelection;
@@ -106,7 +107,7 @@ class MySqlSyncITCase {
   }
 
   private SyncOptions options() {
-    return options(SyncOptions.DEFAULT_SNAPSHOT_CHUNK_ROWS);
+    return options(SyncSettings.DEFAULT_CHUNK_ROWS);
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.floe.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.config.SyncSettings;
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.sync.SyncProperties;
 import dev.floe.core.sync.SyncSummary;
@@ -230,7 +231,7 @@ class SchemaChangeITCase {
         2,
         directory.resolve("state"),
         Optional.empty(),
-        SyncOptions.DEFAULT_SNAPSHOT_CHUNK_ROWS);
+        SyncSettings.DEFAULT_CHUNK_ROWS);
   }
 
   private Table lakeTable(String table) {

@@ -3,6 +3,7 @@ package dev.floe.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.config.SyncSettings;
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.sync.SyncSummary;
 import dev.floe.core.sync.TableSelection;
@@ -312,7 +313,7 @@ class ShardedRouteITCase {
         2,
         directory.resolve("state"),
         Optional.empty(),
-        SyncOptions.DEFAULT_SNAPSHOT_CHUNK_ROWS);
+        SyncSettings.DEFAULT_CHUNK_ROWS);
   }
 
   private Table orders() {

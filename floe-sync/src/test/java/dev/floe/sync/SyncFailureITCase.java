@@ -3,6 +3,7 @@ package dev.floe.sync;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.config.SyncSettings;
 import dev.floe.core.error.FloeException;
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.sync.SyncSummary;
@@ -90,7 +91,7 @@ class SyncFailureITCase {
         1,
         directory.resolve("state"),
         Optional.empty(),
-        SyncOptions.DEFAULT_SNAPSHOT_CHUNK_ROWS);
+        SyncSettings.DEFAULT_CHUNK_ROWS);
   }
 
   private static String message(String database) {

@@ -3,6 +3,7 @@ package dev.floe.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.config.SyncSettings;
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.sync.SyncSummary;
 import dev.floe.core.sync.TableSelection;
@@ -106,7 +107,7 @@ class SyncedLakeVerifyITCase {
               1,
               directory.resolve("state"),
               Optional.empty(),
-              SyncOptions.DEFAULT_SNAPSHOT_CHUNK_ROWS);
+              SyncSettings.DEFAULT_CHUNK_ROWS);
       String cutoff;
       try (RunningSync sync =
           new SyncRunner(catalog, new MySqlConnections(Duration.ofSeconds(10))).start(options)) {

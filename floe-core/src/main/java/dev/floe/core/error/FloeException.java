@@ -33,6 +33,14 @@ public class FloeException extends RuntimeException {
     return new FloeException(ErrorCategory.COMMIT_CONFLICT, message);
   }
 
+  public static FloeException commitConflict(String message, Throwable cause) {
+    return new FloeException(ErrorCategory.COMMIT_CONFLICT, message, cause);
+  }
+
+  public static FloeException commitStateUnknown(String message, Throwable cause) {
+    return new FloeException(ErrorCategory.COMMIT_STATE_UNKNOWN, message, cause);
+  }
+
   public static FloeException sourceUnavailable(String message, Throwable cause) {
     return new FloeException(ErrorCategory.SOURCE_UNAVAILABLE, message, cause);
   }

@@ -122,8 +122,9 @@ public final class DanglingDeleteRemover implements MaintenanceJob<DanglingDelet
    * Commits the removal of exactly the previewed delete files, validated from the previewed
    * snapshot.
    *
-   * @throws org.apache.iceberg.exceptions.ValidationException when a concurrent commit removed one
-   *     of them or conflicts with the removal; nothing was committed
+   * @throws dev.floe.core.error.FloeException COMMIT_CONFLICT when a concurrent commit removed one
+   *     of them, conflicts with the removal or won every retry; nothing was committed.
+   *     COMMIT_STATE_UNKNOWN when the catalog did not confirm the commit
    */
   @Override
   public MaintenanceOutcome commit(Table table, Preview preview) {
@@ -133,7 +134,8 @@ public final class DanglingDeleteRemover implements MaintenanceJob<DanglingDelet
     RewriteFiles rewrite =
         table.newRewrite().validateFromSnapshot(preview.snapshotId().getAsLong());
     preview.dangling().forEach(rewrite::deleteFile);
-    rewrite.commit();
+    MaintenanceCommit.land(
+        preview.preview().table(), "the removal of dangling delete files", rewrite::commit);
     return new MaintenanceOutcome(preview.preview(), true, 0, 0, List.of(), List.of());
   }
 

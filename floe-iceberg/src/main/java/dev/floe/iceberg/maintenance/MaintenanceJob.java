@@ -46,9 +46,9 @@ public interface MaintenanceJob<P extends MaintenanceJob.Preview> {
    *
    * @throws dev.floe.core.error.FloeException BAD_INPUT when the table now forbids the operation
    *     (gc.enabled=false), COMMIT_CONFLICT when the table changed so that the preview no longer
-   *     holds; nothing was changed in either case
-   * @throws org.apache.iceberg.exceptions.CommitFailedException or {@code ValidationException} when
-   *     a concurrent commit won; nothing was changed
+   *     holds or a concurrent commit won every retry Iceberg makes; nothing was changed in either
+   *     case. COMMIT_STATE_UNKNOWN when the catalog did not confirm whether the commit landed;
+   *     nothing was deleted
    */
   MaintenanceOutcome commit(Table table, P preview);
 

@@ -85,9 +85,9 @@ public final class SnapshotExpirer implements MaintenanceJob<SnapshotExpirer.Pre
    * Previewed snapshots that are gone already (another run expired them) are skipped.
    *
    * @throws FloeException BAD_INPUT when the table now has gc.enabled=false; COMMIT_CONFLICT when
-   *     the table now keeps a previewed snapshot; nothing was changed
-   * @throws org.apache.iceberg.exceptions.CommitFailedException when a concurrent commit won;
-   *     nothing was deleted
+   *     the table now keeps a previewed snapshot, or a concurrent commit won every retry; nothing
+   *     was changed. COMMIT_STATE_UNKNOWN when the catalog did not confirm the commit; nothing was
+   *     deleted
    */
   @Override
   public MaintenanceOutcome commit(Table table, Preview preview) {
@@ -105,7 +105,7 @@ public final class SnapshotExpirer implements MaintenanceJob<SnapshotExpirer.Pre
       // use history.expire.max-snapshot-age-ms), and no Iceberg file cleanup.
       ExpireSnapshots expire = table.expireSnapshots().cleanExpiredFiles(false).expireOlderThan(0L);
       expiring.forEach(expire::expireSnapshotId);
-      expire.commit();
+      MaintenanceCommit.land(name, "the snapshot expiry", expire::commit);
       committed = true;
     }
     TableSnapshot after = TableSnapshot.refresh(name, table);

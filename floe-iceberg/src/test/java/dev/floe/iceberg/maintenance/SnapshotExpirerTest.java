@@ -16,11 +16,19 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
+import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.LocationProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -161,6 +169,89 @@ class SnapshotExpirerTest {
         .forEach(
             previewed ->
                 assertThat(table.io().newInputFile(previewed.location()).exists()).isTrue());
+  }
+
+  @Test
+  void aCommitThatLosesEveryRetryToAnotherWriterIsACommitConflictAndNothingIsDeleted() {
+    Table table = LakeTables.create(catalog, "shop.orders", false);
+    table.updateProperties().set("commit.retry.num-retries", "1").commit();
+    LakeTables.append(table, List.of(row(1, "a", 1)));
+    LakeTables.append(table, List.of(row(2, "b", 1)));
+    SnapshotExpirer.Preview preview = expirer.preview("shop.orders", table, keepLast(1), later);
+    assertThat(preview.plan().expired()).isNotEmpty();
+    // Another writer (a real second handle on the catalog) commits just before each of the
+    // expiry's attempts, so every attempt loses the catalog's compare-and-swap.
+    Table otherWriter = catalog.catalog().loadTable(TableIdentifier.parse("shop.orders"));
+    TableOperations real = ((HasTableOperations) table).operations();
+    AtomicInteger raced = new AtomicInteger();
+    TableOperations racing =
+        new ForwardingOperations(real) {
+          @Override
+          public void commit(TableMetadata base, TableMetadata metadata) {
+            otherWriter.refresh();
+            LakeTables.append(otherWriter, List.of(row(100 + raced.incrementAndGet(), "w", 1)));
+            super.commit(base, metadata);
+          }
+        };
+    Table losing = new BaseTable(racing, "shop.orders");
+
+    assertThatThrownBy(() -> expirer.commit(losing, preview))
+        .isInstanceOf(FloeException.class)
+        .hasMessageStartingWith(
+            "Table shop.orders: another writer committed while the snapshot expiry was committing,"
+                + " and it lost every retry")
+        .hasMessageContaining("Nothing was changed. Run it again")
+        .extracting(e -> ((FloeException) e).category())
+        .isEqualTo(ErrorCategory.COMMIT_CONFLICT);
+    assertThat(raced.get()).isEqualTo(2);
+    table.refresh();
+    assertThat(snapshotIds(table)).containsAll(preview.plan().expiredIds());
+    preview
+        .preview()
+        .filesToDelete()
+        .forEach(
+            previewed ->
+                assertThat(table.io().newInputFile(previewed.location()).exists()).isTrue());
+    LakeTables.assertEveryReferencedFileExists(table);
+  }
+
+  /** Passes every call to a real catalog's operations; a test overrides one to add a writer. */
+  private static class ForwardingOperations implements TableOperations {
+    private final TableOperations delegate;
+
+    ForwardingOperations(TableOperations delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public TableMetadata current() {
+      return delegate.current();
+    }
+
+    @Override
+    public TableMetadata refresh() {
+      return delegate.refresh();
+    }
+
+    @Override
+    public void commit(TableMetadata base, TableMetadata metadata) {
+      delegate.commit(base, metadata);
+    }
+
+    @Override
+    public FileIO io() {
+      return delegate.io();
+    }
+
+    @Override
+    public String metadataFileLocation(String fileName) {
+      return delegate.metadataFileLocation(fileName);
+    }
+
+    @Override
+    public LocationProvider locationProvider() {
+      return delegate.locationProvider();
+    }
   }
 
   @Test
