@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.checkpoint.CheckpointException;
+import org.apache.flink.runtime.checkpoint.CheckpointFailureReason;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
@@ -24,6 +26,9 @@ import org.apache.iceberg.catalog.TableIdentifier;
 public final class RunningSync implements AutoCloseable {
 
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RunningSync.class);
+
+  /** How long to wait before asking again for a savepoint that the job could not take yet. */
+  private static final Duration SAVEPOINT_RETRY = Duration.ofMillis(250);
 
   private final Map<String, TableIdentifier> tables;
   private final Optional<Path> restoredFrom;
@@ -115,14 +120,44 @@ public final class RunningSync implements AutoCloseable {
     if (client.isEmpty()) {
       return "the initial snapshot's committed progress";
     }
-    return "savepoint "
-        + client
-            .get()
+    return "savepoint " + stopWithSavepoint(client.get(), timeout);
+  }
+
+  /**
+   * Stops the job with a savepoint. A job submitted a moment ago (the copy just ended) may not run
+   * all its tasks yet, and Flink refuses a savepoint until it does: that refusal is retried until
+   * the timeout, since the tasks start within seconds.
+   */
+  private String stopWithSavepoint(JobClient client, Duration timeout)
+      throws ExecutionException, InterruptedException, TimeoutException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      long left = Math.max(1, deadline - System.nanoTime());
+      try {
+        return client
             .stopWithSavepoint(
                 false,
                 stateDirectory.resolve("savepoints").toUri().toString(),
                 SavepointFormatType.CANONICAL)
-            .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            .get(left, TimeUnit.NANOSECONDS);
+      } catch (ExecutionException e) {
+        if (!tasksNotRunningYet(e) || System.nanoTime() - deadline > 0) {
+          throw e;
+        }
+        Thread.sleep(SAVEPOINT_RETRY.toMillis()); // the tasks are being deployed
+      }
+    }
+  }
+
+  private static boolean tasksNotRunningYet(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof CheckpointException checkpoint
+          && checkpoint.getCheckpointFailureReason()
+              == CheckpointFailureReason.NOT_ALL_REQUIRED_TASKS_RUNNING) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Cancels without a savepoint; retained checkpoints and committed snapshot progress remain. */

@@ -261,13 +261,16 @@ public final class SyncRunner {
    * Copies tables again; a table of a route is copied with every table of its route, since they
    * share one Iceberg table. When only some tables are named and the sync's checkpoint and its
    * binlog position are still readable, their Iceberg tables are dropped and copied again while the
-   * other tables resume from the checkpoint (nothing lost). Otherwise (all tables, or the binlog
-   * position was purged) the sync starts over: it forgets its checkpoints and state, copies the
-   * given tables again (all when empty), replacing their contents, and reads the binlog from now
-   * on; tables not copied again then keep their rows but miss the changes made while the binlog was
-   * lost.
+   * other tables resume from the checkpoint (nothing lost). Otherwise (all tables, or the server's
+   * binlog list confirms that the checkpoint's file was purged) the sync starts over: it forgets
+   * its checkpoints and state, copies the given tables again (all when empty), replacing their
+   * contents, and reads the binlog from now on; tables not copied again then keep their rows but
+   * miss the changes made while the binlog was lost. MySQL is asked everything before anything is
+   * dropped or deleted.
    *
-   * @throws FloeException BAD_INPUT when a named table is not among the synced ones
+   * @throws FloeException BAD_INPUT when a named table is not among the synced ones, or the
+   *     checkpoint cannot be read; SOURCE_UNAVAILABLE when MySQL cannot be reached. Nothing was
+   *     dropped or deleted in either case
    */
   public RunningSync resnapshot(SyncOptions options, List<String> named) {
     // before the state is forgotten: a job still running on a cluster would keep writing
@@ -313,10 +316,27 @@ public final class SyncRunner {
     Optional<Path> restorePoint = latestRestorePoint(stateDirectory);
     Optional<SnapshotState> saved =
         SnapshotState.load(stateDirectory).filter(state -> state.end().isPresent());
-    if (!tables.isEmpty()
-        && restorePoint.isPresent()
-        && saved.isPresent()
-        && binlogAvailable(options, resumePosition(restorePoint.get(), saved.get()))) {
+    // Everything that reads MySQL or the checkpoint comes before anything is dropped or deleted:
+    // a source that goes away, or a checkpoint that cannot be read, stops the command here with
+    // the sync's state and tables as they were. Only the server's own binlog list saying that the
+    // needed file is gone makes the sync start over.
+    boolean partial = false;
+    if (!tables.isEmpty() && restorePoint.isPresent() && saved.isPresent()) {
+      BinlogPosition position = checkpointedPosition(restorePoint.get(), saved.get());
+      partial = binlogStillHas(options, position);
+      if (!partial) {
+        LOG.warn(
+            "--resnapshot: {} no longer has binlog file {} that the sync {} must continue from:"
+                + " it starts over; the tables not named keep their rows but miss the changes"
+                + " made since {}",
+            options.source().hostAndPort(),
+            position.file(),
+            options.name(),
+            position.text());
+      }
+    }
+    BinlogPosition head = binlogHead(options);
+    if (partial) {
       // The sync's position is still readable: copy only these tables again, into new Iceberg
       // tables (a stopped table may have a schema MySQL no longer maps to), and let the others
       // go on from their checkpoint, losing nothing.
@@ -327,14 +347,48 @@ public final class SyncRunner {
           LOG.info("--resnapshot {}: dropped {} to copy it again", table, identifier);
         }
       }
-      saved.get().recopy(tables, binlogHead(options)).save(stateDirectory);
+      saved.get().recopy(tables, head).save(stateDirectory);
       return start(options);
     }
     for (String part : List.of("checkpoints", "savepoints", SnapshotState.FILE_NAME)) {
       deleteRecursively(stateDirectory.resolve(part));
     }
-    SnapshotState.begin(binlogHead(options), tables).save(stateDirectory);
+    SnapshotState.begin(head, tables).save(stateDirectory);
     return start(options);
+  }
+
+  /**
+   * Where the restored job would go on reading, for {@code --resnapshot}: unlike a plain start, it
+   * must be known, since the answer decides whether the sync's state may be deleted.
+   *
+   * @throws FloeException BAD_INPUT naming the checkpoint when it cannot be read
+   */
+  private static BinlogPosition checkpointedPosition(Path restorePoint, SnapshotState state) {
+    try {
+      return CheckpointedBinlogPosition.read(restorePoint).orElse(state.start());
+    } catch (IOException | RuntimeException unreadable) {
+      throw FloeException.badInput(
+          "--resnapshot cannot read the sync's checkpoint "
+              + restorePoint
+              + " ("
+              + unreadable.getMessage()
+              + "), so it cannot tell whether the other tables can go on from it. Nothing was"
+              + " dropped or deleted. Move that directory aside to use the checkpoint before it,"
+              + " or run --resnapshot without table names to copy every table again.");
+    }
+  }
+
+  /**
+   * Whether the server still has the binlog file {@code position} is in, from its binlog list.
+   *
+   * @throws FloeException SOURCE_UNAVAILABLE when the server cannot be asked
+   */
+  private boolean binlogStillHas(SyncOptions options, BinlogPosition position) {
+    try (Connection connection = connections.open(options.source().withoutDatabase())) {
+      return SourceBinlog.files(connection).contains(position.file());
+    } catch (SQLException e) {
+      throw MySqlConnections.explain(options.source(), e).toException(e);
+    }
   }
 
   private static void deleteRecursively(Path path) {
@@ -379,15 +433,6 @@ public final class SyncRunner {
           connection, position.get(), options.source().hostAndPort(), options.name());
     } catch (SQLException e) {
       throw MySqlConnections.explain(options.source(), e).toException(e);
-    }
-  }
-
-  private boolean binlogAvailable(SyncOptions options, Optional<BinlogPosition> position) {
-    try {
-      requireBinlogAvailable(options, position);
-      return position.isPresent();
-    } catch (FloeException purged) {
-      return false;
     }
   }
 
