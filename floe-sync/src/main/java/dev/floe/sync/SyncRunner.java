@@ -140,7 +140,13 @@ public final class SyncRunner {
                               + SnapshotState.FILE_NAME
                               + " (written by an older Floe, or edited). Remove that directory"
                               + " and the synced tables to start this sync over."));
-      requireBinlogAvailable(options, resumePosition(restorePoint.get(), state));
+      requireBinlogAvailable(
+          options,
+          checkpointedPosition(
+              restorePoint.get(),
+              state,
+              "Nothing was changed. Move that directory aside to restore the checkpoint before it,"
+                  + " or copy the tables again with --resnapshot."));
       List<String> recopies = state.pendingRecopies();
       if (recopies.isEmpty()) {
         JobClient client =
@@ -322,7 +328,13 @@ public final class SyncRunner {
     // needed file is gone makes the sync start over.
     boolean partial = false;
     if (!tables.isEmpty() && restorePoint.isPresent() && saved.isPresent()) {
-      BinlogPosition position = checkpointedPosition(restorePoint.get(), saved.get());
+      BinlogPosition position =
+          checkpointedPosition(
+              restorePoint.get(),
+              saved.get(),
+              "--resnapshot cannot tell whether the other tables can go on from it, so nothing was"
+                  + " dropped or deleted. Move that directory aside to use the checkpoint before"
+                  + " it, or run --resnapshot without table names to copy every table again.");
       partial = binlogStillHas(options, position);
       if (!partial) {
         LOG.warn(
@@ -358,23 +370,26 @@ public final class SyncRunner {
   }
 
   /**
-   * Where the restored job would go on reading, for {@code --resnapshot}: unlike a plain start, it
-   * must be known, since the answer decides whether the sync's state may be deleted.
+   * Where the restored job's CDC source goes on reading: the binlog split's offset in the
+   * checkpoint, or (when no reader held the split then) the start position the source is configured
+   * with. It must be known: a plain start checks that its file still exists, and {@code
+   * --resnapshot} decides by it whether the sync's state may be deleted.
    *
+   * @param whatNow the end of the message: what happened and what to do
    * @throws FloeException BAD_INPUT naming the checkpoint when it cannot be read
    */
-  private static BinlogPosition checkpointedPosition(Path restorePoint, SnapshotState state) {
+  private static BinlogPosition checkpointedPosition(
+      Path restorePoint, SnapshotState state, String whatNow) {
     try {
       return CheckpointedBinlogPosition.read(restorePoint).orElse(state.start());
     } catch (IOException | RuntimeException unreadable) {
       throw FloeException.badInput(
-          "--resnapshot cannot read the sync's checkpoint "
+          "Cannot read the sync's checkpoint "
               + restorePoint
               + " ("
               + unreadable.getMessage()
-              + "), so it cannot tell whether the other tables can go on from it. Nothing was"
-              + " dropped or deleted. Move that directory aside to use the checkpoint before it,"
-              + " or run --resnapshot without table names to copy every table again.");
+              + "). "
+              + whatNow);
     }
   }
 
@@ -405,32 +420,12 @@ public final class SyncRunner {
   }
 
   /**
-   * Where the restored job's CDC source goes on reading: the binlog split's offset in the
-   * checkpoint, or (when no reader held the split then) the start position the source is configured
-   * with. Empty when the checkpoint cannot be read; the source then reports a purged file itself.
-   */
-  private static Optional<BinlogPosition> resumePosition(Path restorePoint, SnapshotState state) {
-    try {
-      return Optional.of(CheckpointedBinlogPosition.read(restorePoint).orElse(state.start()));
-    } catch (IOException | RuntimeException unreadable) {
-      LOG.warn(
-          "cannot read the binlog position from {}; not checking that its file still exists",
-          restorePoint,
-          unreadable);
-      return Optional.empty();
-    }
-  }
-
-  /**
    * Fails before anything is submitted when the binlog file the job would continue from is purged.
    */
-  private void requireBinlogAvailable(SyncOptions options, Optional<BinlogPosition> position) {
-    if (position.isEmpty()) {
-      return;
-    }
+  private void requireBinlogAvailable(SyncOptions options, BinlogPosition position) {
     try (Connection connection = connections.open(options.source().withoutDatabase())) {
       SourceBinlog.requireAvailable(
-          connection, position.get(), options.source().hostAndPort(), options.name());
+          connection, position, options.source().hostAndPort(), options.name());
     } catch (SQLException e) {
       throw MySqlConnections.explain(options.source(), e).toException(e);
     }

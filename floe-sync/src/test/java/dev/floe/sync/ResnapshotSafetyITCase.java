@@ -133,12 +133,19 @@ class ResnapshotSafetyITCase {
                     .resnapshot(
                         options(server.host(), server.port()), List.of(database + ".events")))
         .isInstanceOf(FloeException.class)
-        .hasMessageStartingWith("--resnapshot cannot read the sync's checkpoint " + restorePoint)
-        .hasMessageContaining("Nothing was dropped or deleted.")
+        .hasMessageStartingWith("Cannot read the sync's checkpoint " + restorePoint)
+        .hasMessageContaining("so nothing was dropped or deleted.")
         .extracting(e -> ((FloeException) e).category())
         .isEqualTo(ErrorCategory.BAD_INPUT);
     assertThat(state()).isEqualTo(stateBefore);
     assertThat(uuid("events")).isEqualTo(eventsBefore);
+
+    // A plain start does not restore what it cannot read either.
+    assertThatThrownBy(() -> runner().start(options(server.host(), server.port())))
+        .isInstanceOf(FloeException.class)
+        .hasMessageStartingWith("Cannot read the sync's checkpoint " + restorePoint)
+        .hasMessageEndingWith("or copy the tables again with --resnapshot.");
+    assertThat(state()).isEqualTo(stateBefore);
   }
 
   private SyncRunner runner() {
