@@ -114,6 +114,7 @@ public final class FloeCommand implements Runnable {
 
   /** Called once after parsing, before the command runs. */
   void prepare() {
+    Logging.routeJavaUtilLogging();
     if (verbose) {
       Path logs = settings().dataDirectory().resolve("logs");
       try {

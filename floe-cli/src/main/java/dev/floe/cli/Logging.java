@@ -8,6 +8,7 @@ import org.apache.logging.log4j.core.config.builder.api.AppenderComponentBuilder
 import org.apache.logging.log4j.core.config.builder.api.ConfigurationBuilder;
 import org.apache.logging.log4j.core.config.builder.api.ConfigurationBuilderFactory;
 import org.apache.logging.log4j.core.config.builder.impl.BuiltConfiguration;
+import org.apache.logging.log4j.jul.Log4jBridgeHandler;
 
 /**
  * Where log lines go. By default only Floe's own warnings reach stderr (libraries stay quiet); with
@@ -17,6 +18,15 @@ import org.apache.logging.log4j.core.config.builder.impl.BuiltConfiguration;
 final class Logging {
 
   private Logging() {}
+
+  /**
+   * Sends java.util.logging records (the MySQL binlog client's, among others) through log4j, so
+   * they obey the same rules as every other library's: silent on the console, in the log file with
+   * {@code --verbose}. JUL's own console handler is removed.
+   */
+  static void routeJavaUtilLogging() {
+    Log4jBridgeHandler.install(true, null, true);
+  }
 
   /** Sends detailed logs to {@code file}; returns the file. */
   static Path verboseTo(Path file) {

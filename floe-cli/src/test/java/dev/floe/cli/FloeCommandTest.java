@@ -266,6 +266,24 @@ class FloeCommandTest {
   }
 
   @Test
+  void javaUtilLoggingOfLibrariesGoesToTheVerboseLogAndNeverToTheConsole() throws Exception {
+    CliRun run =
+        CliRun.run(
+            directory, "--verbose", "--data-dir", "data", "doctor", "--source", "mysql//oops");
+    assertThat(run.exitCode()).isEqualTo(2);
+
+    java.util.logging.Logger binlogClient =
+        java.util.logging.Logger.getLogger("com.github.shyiko.mysql.binlog.BinaryLogClient");
+    binlogClient.warning("keepalive connection lost (a test line)");
+
+    assertThat(java.util.logging.Logger.getLogger("").getHandlers())
+        .noneMatch(handler -> handler instanceof java.util.logging.ConsoleHandler)
+        .isNotEmpty();
+    assertThat(Files.readString(directory.resolve("data/logs/floe.log")))
+        .contains("keepalive connection lost (a test line)");
+  }
+
+  @Test
   void versionIsTheProjectVersion() {
     CliRun run = CliRun.run(directory, "--version");
 
