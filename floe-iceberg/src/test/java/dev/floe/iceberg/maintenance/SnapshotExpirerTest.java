@@ -10,6 +10,7 @@ import dev.floe.core.maintenance.FileToDelete;
 import dev.floe.core.maintenance.MaintenancePolicy;
 import dev.floe.core.maintenance.SnapshotFacts;
 import dev.floe.iceberg.FloeCatalog;
+import dev.floe.iceberg.ForwardingTableOperations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,8 +28,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.LocationProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -86,6 +85,15 @@ class SnapshotExpirerTest {
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(current);
     assertThat(LakeTables.rows(table)).isEqualTo(expected);
     LakeTables.assertEveryReferencedFileExists(table);
+  }
+
+  private static void assertPreviewedFilesStillExist(Table table, SnapshotExpirer.Preview preview) {
+    preview
+        .preview()
+        .filesToDelete()
+        .forEach(
+            previewed ->
+                assertThat(table.io().newInputFile(previewed.location()).exists()).isTrue());
   }
 
   private static Set<Long> snapshotIds(Table table) {
@@ -163,12 +171,7 @@ class SnapshotExpirerTest {
         .extracting(e -> ((FloeException) e).category())
         .isEqualTo(ErrorCategory.COMMIT_CONFLICT);
     assertThat(snapshotIds(table)).isEqualTo(before);
-    preview
-        .preview()
-        .filesToDelete()
-        .forEach(
-            previewed ->
-                assertThat(table.io().newInputFile(previewed.location()).exists()).isTrue());
+    assertPreviewedFilesStillExist(table, preview);
   }
 
   @Test
@@ -185,7 +188,7 @@ class SnapshotExpirerTest {
     TableOperations real = ((HasTableOperations) table).operations();
     AtomicInteger raced = new AtomicInteger();
     TableOperations racing =
-        new ForwardingOperations(real) {
+        new ForwardingTableOperations(real) {
           @Override
           public void commit(TableMetadata base, TableMetadata metadata) {
             otherWriter.refresh();
@@ -206,52 +209,8 @@ class SnapshotExpirerTest {
     assertThat(raced.get()).isEqualTo(2);
     table.refresh();
     assertThat(snapshotIds(table)).containsAll(preview.plan().expiredIds());
-    preview
-        .preview()
-        .filesToDelete()
-        .forEach(
-            previewed ->
-                assertThat(table.io().newInputFile(previewed.location()).exists()).isTrue());
+    assertPreviewedFilesStillExist(table, preview);
     LakeTables.assertEveryReferencedFileExists(table);
-  }
-
-  /** Passes every call to a real catalog's operations; a test overrides one to add a writer. */
-  private static class ForwardingOperations implements TableOperations {
-    private final TableOperations delegate;
-
-    ForwardingOperations(TableOperations delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public TableMetadata current() {
-      return delegate.current();
-    }
-
-    @Override
-    public TableMetadata refresh() {
-      return delegate.refresh();
-    }
-
-    @Override
-    public void commit(TableMetadata base, TableMetadata metadata) {
-      delegate.commit(base, metadata);
-    }
-
-    @Override
-    public FileIO io() {
-      return delegate.io();
-    }
-
-    @Override
-    public String metadataFileLocation(String fileName) {
-      return delegate.metadataFileLocation(fileName);
-    }
-
-    @Override
-    public LocationProvider locationProvider() {
-      return delegate.locationProvider();
-    }
   }
 
   @Test
