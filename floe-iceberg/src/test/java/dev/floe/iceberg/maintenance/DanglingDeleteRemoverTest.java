@@ -4,6 +4,8 @@ import static dev.floe.iceberg.maintenance.LakeTables.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.core.error.ErrorCategory;
+import dev.floe.core.error.FloeException;
 import dev.floe.core.maintenance.FileToDelete;
 import dev.floe.iceberg.FloeCatalog;
 import java.nio.file.Path;
@@ -11,7 +13,6 @@ import java.util.List;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.exceptions.ValidationException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -112,8 +113,13 @@ class DanglingDeleteRemoverTest {
     long current = table.currentSnapshot().snapshotId();
 
     assertThatThrownBy(() -> remover.commit(table, preview))
-        .isInstanceOf(ValidationException.class)
-        .hasMessageStartingWith("Missing required files to delete: ");
+        .isInstanceOf(FloeException.class)
+        .hasMessageStartingWith(
+            "Table shop.orders: a concurrent commit conflicts with the removal of dangling delete"
+                + " files: Missing required files to delete: ")
+        .hasMessageEndingWith("Nothing was changed. Preview and run it again.")
+        .extracting(e -> ((FloeException) e).category())
+        .isEqualTo(ErrorCategory.COMMIT_CONFLICT);
     table.refresh();
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(current);
   }
