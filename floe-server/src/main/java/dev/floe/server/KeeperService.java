@@ -70,6 +70,8 @@ public final class KeeperService implements AutoCloseable {
   private final Map<String, KeptCatalog> catalogs;
   private final TableRegistry registry;
   private final KeeperEvents events;
+  private final HealthHistory health;
+  private final TableInspector inspector;
   private final TableLocks locks = new TableLocks();
   private final TaskQueue queue;
   private final RunCoordinator coordinator;
@@ -103,6 +105,14 @@ public final class KeeperService implements AutoCloseable {
     this.catalogs = catalogs;
     this.registry = new TableRegistry(store);
     this.events = new KeeperEvents(store, clock);
+    this.health = new HealthHistory(store, clock, settings.historyRetention());
+    this.inspector = new TableInspector(catalogs);
+    registry.addListener(
+        (before, after) -> {
+          if (after.isEmpty()) {
+            before.ifPresent(table -> health.forget(table.key()));
+          }
+        });
     OptimizeJob job = new OptimizeJob(spillRoot);
     this.groups = WorkerGroups.of(settings.optimizer());
     int slots = groups.slots().values().stream().mapToInt(Integer::intValue).sum();
@@ -141,6 +151,7 @@ public final class KeeperService implements AutoCloseable {
             job,
             new HistoryGuard(store, events),
             groups,
+            health,
             clock,
             1);
     this.scheduler =
@@ -290,6 +301,7 @@ public final class KeeperService implements AutoCloseable {
       }
     }
     store.prune(clock.instant().minus(settings.historyRetention()));
+    health.load();
     startedAt = clock.instant();
     workers.start();
     start("floe-keeper-discovery", discovery);
@@ -316,6 +328,18 @@ public final class KeeperService implements AutoCloseable {
 
   public KeeperStore store() {
     return store;
+  }
+
+  public HealthHistory health() {
+    return health;
+  }
+
+  public TableInspector inspector() {
+    return inspector;
+  }
+
+  public Clock clock() {
+    return clock;
   }
 
   public KeeperMetrics metrics() {

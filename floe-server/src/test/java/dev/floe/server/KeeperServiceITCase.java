@@ -11,6 +11,7 @@ import dev.floe.core.config.KeeperSettings;
 import dev.floe.core.config.ListenAddress;
 import dev.floe.core.error.FloeException;
 import dev.floe.core.optimize.OptimizePolicy;
+import dev.floe.core.sync.SyncSummary;
 import dev.floe.iceberg.optimize.UpsertTables;
 import dev.floe.iceberg.optimize.UpsertWriter;
 import dev.floe.iceberg.optimize.UpsertWriter.Change;
@@ -182,6 +183,86 @@ class KeeperServiceITCase {
           .get("events")
           .forEach(event -> kinds.add(event.get("kind").asText()));
       assertThat(kinds).contains("table_released", "table_quarantined", "optimize_failed");
+    }
+  }
+
+  @Test
+  void theDashboardsViewsAnswerForARealTable() throws Exception {
+    try (KeeperFixture keeper =
+        new KeeperFixture(directory, KeeperFixture.settings(5, Optional.empty()))) {
+      Map<String, String> off = new HashMap<>(KEPT);
+      off.put(OptimizePolicy.ENABLED, "false");
+      Table table =
+          UpsertTables.create(
+              keeper.catalog.catalog(), "viewed", PartitionSpec.unpartitioned(), off);
+      UpsertWriter writer = new UpsertWriter(table);
+      for (int commit = 0; commit < 3; commit++) {
+        writer.append(inserts(commit * 100L, commit * 100L + 100));
+      }
+      long watermark = 1_764_590_400_000L; // 2025-12-01T12:00:00Z
+      table
+          .newAppend()
+          .set(SyncSummary.SYNC_ID, "sync-1")
+          .set(SyncSummary.SOURCE_WATERMARK_MS, Long.toString(watermark))
+          .commit();
+
+      Poll.until(
+          "db.viewed is evaluated with its sync watermark",
+          WITHIN,
+          EVERY,
+          () ->
+              !keeper.table("db.viewed").orElseThrow().get("source_watermark_at").isNull()
+                  && keeper.table("db.viewed").orElseThrow().get("data_files").asInt() == 3);
+
+      JsonNode page = keeper.get("/api/v1/tables?q=VIEW&state=disabled&limit=1&sort=-health");
+      assertThat(page.get("total").asInt()).isEqualTo(1);
+      JsonNode summary = page.get("tables").get(0);
+      assertThat(summary.get("source_watermark_at").asText()).isEqualTo("2025-12-01T12:00:00Z");
+      assertThat(summary.get("freshness_ms").asLong())
+          .isGreaterThan(System.currentTimeMillis() - watermark - 60_000);
+      assertThat(keeper.get("/api/v1/tables?state=idle").get("total").asInt()).isZero();
+      HttpResponse<String> badSort =
+          keeper.request("GET", "/api/v1/tables?sort=size", Optional.empty());
+      assertThat(badSort.statusCode()).isEqualTo(400);
+      assertThat(badSort.body()).contains("sort must be one of", "got 'size'");
+
+      JsonNode overview = keeper.get("/api/v1/overview");
+      assertThat(overview.get("tables_by_state").get("disabled").asInt()).isEqualTo(1);
+      assertThat(overview.get("tables_by_health").size()).isEqualTo(4);
+      assertThat(overview.get("groups").get(0).get("target").asInt()).isEqualTo(2);
+      assertThat(overview.get("events")).isNotEmpty();
+      assertThat(overview.get("alerts_firing").isNull()).isTrue();
+
+      JsonNode samples = keeper.get("/api/v1/tables/db.viewed/history").get("samples");
+      assertThat(samples).isNotEmpty();
+      JsonNode last = samples.get(samples.size() - 1);
+      assertThat(last.get("data_files").asInt()).isEqualTo(3);
+      assertThat(last.get("health").asInt()).isBetween(0, 100);
+      assertThat(
+              keeper
+                  .get("/api/v1/tables/db.viewed/history?since=2999-01-01T00:00:00Z")
+                  .get("samples"))
+          .isEmpty();
+
+      JsonNode snapshots =
+          keeper.get("/api/v1/tables/db.viewed/snapshots?limit=3").get("snapshots");
+      assertThat(snapshots).hasSize(3);
+      assertThat(snapshots.get(0).get("writer").asText()).isEqualTo("sync");
+      assertThat(snapshots.get(1).get("writer").asText()).isEqualTo("other");
+      assertThat(snapshots.get(1).get("added_data_files").asInt()).isEqualTo(1);
+      assertThat(snapshots.get(1).get("added_records").asInt()).isEqualTo(100);
+      assertThat(snapshots.get(0).get("parent_id").asLong())
+          .isEqualTo(snapshots.get(1).get("snapshot_id").asLong());
+
+      JsonNode files = keeper.get("/api/v1/tables/db.viewed/files");
+      assertThat(files.get("target_file_size").asLong()).isEqualTo(1_048_576L);
+      long counted = 0;
+      for (JsonNode bucket : files.get("histogram")) {
+        counted += bucket.get("files").asLong();
+        assertThat(bucket.get("max_bytes").asLong())
+            .isEqualTo(2 * bucket.get("min_bytes").asLong());
+      }
+      assertThat(counted).isEqualTo(3);
     }
   }
 

@@ -10,6 +10,7 @@ import dev.floe.core.maintenance.FileToDelete;
 import dev.floe.core.maintenance.MaintenanceAction;
 import dev.floe.core.maintenance.MaintenancePolicy;
 import dev.floe.core.maintenance.MaintenancePreview;
+import dev.floe.core.state.SnapshotWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -126,6 +127,9 @@ public final class DanglingDeleteRemover implements MaintenanceJob<DanglingDelet
    *     of them, conflicts with the removal or won every retry; nothing was committed.
    *     COMMIT_STATE_UNKNOWN when the catalog did not confirm the commit
    */
+  /** The {@link SnapshotWriter#MAINTENANCE_ACTION} of the removal's snapshot. */
+  public static final String DANGLING_DELETES_ACTION = "remove-dangling-deletes";
+
   @Override
   public MaintenanceOutcome commit(Table table, Preview preview) {
     if (preview.dangling().isEmpty()) {
@@ -134,6 +138,7 @@ public final class DanglingDeleteRemover implements MaintenanceJob<DanglingDelet
     RewriteFiles rewrite =
         table.newRewrite().validateFromSnapshot(preview.snapshotId().getAsLong());
     preview.dangling().forEach(rewrite::deleteFile);
+    rewrite.set(SnapshotWriter.MAINTENANCE_ACTION, DANGLING_DELETES_ACTION);
     MaintenanceCommit.land(
         preview.preview().table(), "the removal of dangling delete files", rewrite::commit);
     return new MaintenanceOutcome(preview.preview(), true, 0, 0, List.of(), List.of());

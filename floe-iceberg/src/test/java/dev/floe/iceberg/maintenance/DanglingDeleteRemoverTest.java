@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.floe.core.error.ErrorCategory;
 import dev.floe.core.error.FloeException;
 import dev.floe.core.maintenance.FileToDelete;
+import dev.floe.core.state.SnapshotWriter;
 import dev.floe.iceberg.FloeCatalog;
 import java.nio.file.Path;
 import java.util.List;
@@ -64,6 +65,10 @@ class DanglingDeleteRemoverTest {
     assertThat(outcome.committed()).isTrue();
     table.refresh();
     assertThat(table.currentSnapshot().operation()).isEqualTo("replace");
+    assertThat(SnapshotWriter.of(table.currentSnapshot().summary()))
+        .isEqualTo(SnapshotWriter.MAINTENANCE);
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry(SnapshotWriter.MAINTENANCE_ACTION, "remove-dangling-deletes");
     assertThat(remover.preview("shop.orders", table).preview().filesToDelete()).isEmpty();
     assertThat(LakeTables.rows(table)).isEqualTo(expected);
     LakeTables.assertEveryReferencedFileExists(table);

@@ -13,8 +13,9 @@ import dev.floe.core.optimize.PartitionState;
 import dev.floe.core.optimize.PartitionTask;
 import dev.floe.core.state.TableKey;
 import dev.floe.server.KeeperService;
+import dev.floe.server.TableQuery;
 import dev.floe.server.optimize.Evaluated;
-import dev.floe.server.store.KeeperEvent;
+import dev.floe.server.store.HealthSample;
 import dev.floe.server.store.RunRecord;
 import dev.floe.server.store.TableRecord;
 import java.io.IOException;
@@ -25,6 +26,8 @@ import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -56,6 +59,7 @@ public final class KeeperHttpServer implements AutoCloseable {
   private final ExecutorService executor;
   private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private final WorkerRoutes workerRoutes;
+  private final ViewRoutes viewRoutes;
 
   private KeeperHttpServer(
       KeeperService keeper, Optional<Secret> token, HttpServer server, ExecutorService executor) {
@@ -71,6 +75,7 @@ public final class KeeperHttpServer implements AutoCloseable {
             keeper.processes(),
             keeper.settings().optimizer().leaseTimeout(),
             json);
+    this.viewRoutes = new ViewRoutes(keeper);
   }
 
   /**
@@ -198,17 +203,26 @@ public final class KeeperHttpServer implements AutoCloseable {
       }
       return;
     }
+    if (path.equals(API + "/overview")) {
+      requireMethod(method, "GET");
+      send(exchange, 200, viewRoutes.overview());
+      return;
+    }
     if (path.equals(API + "/tables")) {
       requireMethod(method, "GET");
+      TableQuery.Page page;
+      try {
+        page = TableQuery.parse(query).apply(rows());
+      } catch (IllegalArgumentException e) {
+        throw new BadRequest(e.getMessage());
+      }
+      Instant now = keeper.clock().instant();
       List<Map<String, Object>> tables = new ArrayList<>();
-      keeper.registry().all().stream()
-          .sorted(
-              Comparator.comparing((TableRecord t) -> t.key().catalog())
-                  .thenComparing(t -> t.key().table()))
-          .filter(
-              t -> !query.containsKey("catalog") || t.key().catalog().equals(query.get("catalog")))
-          .forEach(t -> tables.add(summary(t)));
-      send(exchange, 200, Map.of("tables", tables));
+      page.rows().forEach(row -> tables.add(summary(row, now)));
+      Map<String, Object> answer = new LinkedHashMap<>();
+      answer.put("tables", tables);
+      answer.put("total", page.total());
+      send(exchange, 200, answer);
       return;
     }
     if (path.equals(API + "/events")) {
@@ -218,16 +232,7 @@ public final class KeeperHttpServer implements AutoCloseable {
           query.containsKey("table")
               ? Optional.of(key(query.get("table"), query))
               : Optional.empty();
-      List<Map<String, Object>> events = new ArrayList<>();
-      for (KeeperEvent event : keeper.store().events(table, limit)) {
-        Map<String, Object> item = new LinkedHashMap<>();
-        item.put("at", event.at().toString());
-        item.put("kind", event.kind());
-        item.put("catalog", event.catalog().isEmpty() ? null : event.catalog());
-        item.put("table", event.table().orElse(null));
-        item.put("message", event.message());
-        events.add(item);
-      }
+      List<Map<String, Object>> events = ViewRoutes.events(keeper.store().events(table, limit));
       send(exchange, 200, Map.of("events", events));
       return;
     }
@@ -248,6 +253,26 @@ public final class KeeperHttpServer implements AutoCloseable {
           return;
         }
       }
+      for (String view : List.of("history", "snapshots", "files")) {
+        if (rest.endsWith("/" + view)) {
+          requireMethod(method, "GET");
+          TableKey key = key(rest.substring(0, rest.length() - view.length() - 1), query);
+          keeper.registry().get(key).orElseThrow(() -> notFound(key.table()));
+          try {
+            send(
+                exchange,
+                200,
+                switch (view) {
+                  case "history" -> viewRoutes.history(key, query);
+                  case "snapshots" -> viewRoutes.snapshots(key, limit(query));
+                  default -> viewRoutes.files(key);
+                });
+          } catch (IllegalArgumentException e) {
+            throw new BadRequest(e.getMessage());
+          }
+          return;
+        }
+      }
       requireMethod(method, "GET");
       TableKey key = key(rest, query);
       TableRecord record = keeper.registry().get(key).orElseThrow(() -> notFound(key.table()));
@@ -264,7 +289,25 @@ public final class KeeperHttpServer implements AutoCloseable {
             + "/openapi.json).");
   }
 
+  private List<TableQuery.Row> rows() {
+    List<TableQuery.Row> rows = new ArrayList<>();
+    for (TableRecord table : keeper.registry().all()) {
+      rows.add(row(table));
+    }
+    return rows;
+  }
+
+  private TableQuery.Row row(TableRecord table) {
+    return new TableQuery.Row(
+        table, keeper.health().latest(table.key()).flatMap(HealthSample::sourceWatermark));
+  }
+
   private Map<String, Object> summary(TableRecord table) {
+    return summary(row(table), keeper.clock().instant());
+  }
+
+  private Map<String, Object> summary(TableQuery.Row row, Instant now) {
+    TableRecord table = row.table();
     Map<String, Object> item = new LinkedHashMap<>();
     item.put("table", table.key().table());
     item.put("catalog", table.key().catalog());
@@ -278,6 +321,8 @@ public final class KeeperHttpServer implements AutoCloseable {
     item.put("consecutive_failures", table.consecutiveFailures());
     item.put("last_error", table.lastError().orElse(null));
     item.put("retry_at", table.retryAt().map(Object::toString).orElse(null));
+    item.put("source_watermark_at", row.sourceWatermark().map(Object::toString).orElse(null));
+    item.put("freshness_ms", row.freshness(now).map(Duration::toMillis).orElse(null));
     return item;
   }
 

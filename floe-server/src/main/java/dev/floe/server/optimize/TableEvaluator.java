@@ -8,11 +8,14 @@ import dev.floe.core.optimize.OptimizeFailures;
 import dev.floe.core.optimize.OptimizePolicy;
 import dev.floe.core.optimize.PartitionState;
 import dev.floe.core.state.TableKey;
+import dev.floe.core.sync.SyncSummary;
 import dev.floe.iceberg.optimize.OptimizeJob;
 import dev.floe.iceberg.optimize.OptimizeTableCheck;
+import dev.floe.server.HealthHistory;
 import dev.floe.server.KeeperEvents;
 import dev.floe.server.TableRegistry;
 import dev.floe.server.discovery.KeptCatalog;
+import dev.floe.server.store.HealthSample;
 import dev.floe.server.store.KeeperEvent;
 import dev.floe.server.store.KeeperStore;
 import dev.floe.server.store.TableRecord;
@@ -29,6 +32,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.slf4j.Logger;
@@ -67,6 +71,7 @@ public final class TableEvaluator implements AutoCloseable {
   private volatile Runnable onEvaluated = () -> {};
 
   private final WorkerGroups groups;
+  private final HealthHistory health;
 
   public TableEvaluator(
       Map<String, KeptCatalog> catalogs,
@@ -76,6 +81,7 @@ public final class TableEvaluator implements AutoCloseable {
       OptimizeJob job,
       HistoryCheck history,
       WorkerGroups groups,
+      HealthHistory health,
       Clock clock,
       int threads) {
     this.catalogs = Map.copyOf(requireNonNull(catalogs, "catalogs is null"));
@@ -85,6 +91,7 @@ public final class TableEvaluator implements AutoCloseable {
     this.job = requireNonNull(job, "job is null");
     this.history = requireNonNull(history, "history is null");
     this.groups = requireNonNull(groups, "groups is null");
+    this.health = requireNonNull(health, "health is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.executor =
         Executors.newFixedThreadPool(
@@ -185,6 +192,39 @@ public final class TableEvaluator implements AutoCloseable {
           }
           return scanned.withStatus(next);
         });
+    health.record(
+        new HealthSample(
+            key,
+            now,
+            preview.state().healthScore(),
+            totals.dataFiles(),
+            totals.smallFiles(),
+            totals.deleteFiles(),
+            preview.plan().plannedBytes(),
+            sourceWatermark(table)));
+  }
+
+  /** How many snapshots back a sync's watermark is looked for (optimize commits carry none). */
+  static final int WATERMARK_DEPTH = 100;
+
+  /**
+   * The {@code floe.source-watermark-ms} of the newest snapshot in the current history that records
+   * one, looking at most {@link #WATERMARK_DEPTH} snapshots back.
+   */
+  static Optional<Instant> sourceWatermark(Table table) {
+    Snapshot snapshot = table.currentSnapshot();
+    for (int depth = 0; snapshot != null && depth < WATERMARK_DEPTH; depth++) {
+      String value = snapshot.summary().get(SyncSummary.SOURCE_WATERMARK_MS);
+      if (value != null) {
+        try {
+          return Optional.of(Instant.ofEpochMilli(Long.parseLong(value.trim())));
+        } catch (NumberFormatException e) {
+          return Optional.empty(); // not written by Floe's sync: no freshness to tell
+        }
+      }
+      snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
+    }
+    return Optional.empty();
   }
 
   private static TableStatus nextStatus(

@@ -220,7 +220,12 @@ public final class JdbcKeeperStore implements KeeperStore {
 
   @Override
   public synchronized void forgetTable(TableKey key) {
-    for (String table : List.of("keeper_tables", "keeper_optimize_failures", "keeper_history")) {
+    for (String table :
+        List.of(
+            "keeper_tables",
+            "keeper_optimize_failures",
+            "keeper_history",
+            "keeper_health_samples")) {
       update(
           "forget table " + key.table(),
           "DELETE FROM " + table + " WHERE catalog_name = ? AND table_name = ?",
@@ -407,13 +412,82 @@ public final class JdbcKeeperStore implements KeeperStore {
   }
 
   @Override
+  public synchronized void saveHealthSample(HealthSample sample, long bucket) {
+    update(
+        "save a health sample of " + sample.key().table(),
+        "INSERT INTO keeper_health_samples (catalog_name, table_name, bucket, at, health,"
+            + " data_files, small_files, delete_files, backlog_bytes, source_watermark_at)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (catalog_name, table_name, bucket) DO UPDATE SET at = excluded.at,"
+            + " health = excluded.health, data_files = excluded.data_files,"
+            + " small_files = excluded.small_files, delete_files = excluded.delete_files,"
+            + " backlog_bytes = excluded.backlog_bytes,"
+            + " source_watermark_at = excluded.source_watermark_at",
+        statement -> {
+          statement.setString(1, sample.key().catalog());
+          statement.setString(2, sample.key().table());
+          statement.setLong(3, bucket);
+          statement.setLong(4, sample.at().toEpochMilli());
+          statement.setInt(5, sample.health());
+          statement.setLong(6, sample.dataFiles());
+          statement.setLong(7, sample.smallFiles());
+          statement.setLong(8, sample.deleteFiles());
+          statement.setLong(9, sample.backlogBytes());
+          setInstant(statement, 10, sample.sourceWatermark());
+        });
+  }
+
+  @Override
+  public synchronized List<HealthSample> healthSamples(TableKey key, Instant since) {
+    return query(
+        "read the health samples of " + key.table(),
+        "SELECT catalog_name, table_name, at, health, data_files, small_files, delete_files,"
+            + " backlog_bytes, source_watermark_at FROM keeper_health_samples"
+            + " WHERE catalog_name = ? AND table_name = ? AND at >= ? ORDER BY at",
+        statement -> {
+          statement.setString(1, key.catalog());
+          statement.setString(2, key.table());
+          statement.setLong(3, since.toEpochMilli());
+        },
+        JdbcKeeperStore::healthSample);
+  }
+
+  @Override
+  public synchronized List<HealthSample> latestHealthSamples() {
+    return query(
+        "read the latest health samples",
+        "SELECT s.catalog_name, s.table_name, s.at, s.health, s.data_files, s.small_files,"
+            + " s.delete_files, s.backlog_bytes, s.source_watermark_at"
+            + " FROM keeper_health_samples s JOIN (SELECT catalog_name, table_name,"
+            + " MAX(bucket) AS bucket FROM keeper_health_samples"
+            + " GROUP BY catalog_name, table_name) latest"
+            + " ON s.catalog_name = latest.catalog_name AND s.table_name = latest.table_name"
+            + " AND s.bucket = latest.bucket",
+        statement -> {},
+        JdbcKeeperStore::healthSample);
+  }
+
+  private static HealthSample healthSample(ResultSet rows) throws SQLException {
+    return new HealthSample(
+        new TableKey(rows.getString(1), rows.getString(2)),
+        Instant.ofEpochMilli(rows.getLong(3)),
+        rows.getInt(4),
+        rows.getLong(5),
+        rows.getLong(6),
+        rows.getLong(7),
+        rows.getLong(8),
+        instant(rows, 9));
+  }
+
+  @Override
   public synchronized void prune(Instant before) {
     for (String sql :
         List.of(
             "DELETE FROM keeper_runs WHERE finished_at < ?",
-            "DELETE FROM keeper_events WHERE at < ?")) {
+            "DELETE FROM keeper_events WHERE at < ?",
+            "DELETE FROM keeper_health_samples WHERE at < ?")) {
       update(
-          "prune old runs and events",
+          "prune old runs, events and health samples",
           sql,
           statement -> statement.setLong(1, before.toEpochMilli()));
     }

@@ -7,10 +7,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What the keeper remembers across restarts: every known table's record, the runs and events (kept
- * for {@code keeper.history-retention}), each table's partition failures and its last history
- * observation. Implementations are thread-safe; every method blocks on the database and throws
- * {@link dev.floe.core.error.FloeException} (SOURCE_UNAVAILABLE) when it cannot be reached.
+ * What the keeper remembers across restarts: every known table's record, the runs, events and
+ * health samples (kept for {@code keeper.history-retention}), each table's partition failures and
+ * its last history observation. Implementations are thread-safe; every method blocks on the
+ * database and throws {@link dev.floe.core.error.FloeException} (SOURCE_UNAVAILABLE) when it cannot
+ * be reached.
  */
 public interface KeeperStore extends TableStateStore, AutoCloseable {
 
@@ -23,7 +24,10 @@ public interface KeeperStore extends TableStateStore, AutoCloseable {
   /** Inserts or replaces several tables' records, in one transaction. */
   void saveTables(List<TableRecord> tables);
 
-  /** Forgets a dropped table's record, failures and history observation; its runs stay. */
+  /**
+   * Forgets a dropped table's record, failures, history observation and health samples; its runs
+   * stay.
+   */
   void forgetTable(TableKey key);
 
   void recordRun(RunRecord run);
@@ -36,7 +40,16 @@ public interface KeeperStore extends TableStateStore, AutoCloseable {
   /** The newest events, newest first; of one table when {@code table} is given. */
   List<KeeperEvent> events(Optional<TableKey> table, int limit);
 
-  /** Deletes runs and events older than {@code before}. */
+  /** Inserts or replaces the table's health sample of {@code bucket}. */
+  void saveHealthSample(HealthSample sample, long bucket);
+
+  /** The table's health samples taken at or after {@code since}, oldest first. */
+  List<HealthSample> healthSamples(TableKey key, Instant since);
+
+  /** Every table's newest health sample. */
+  List<HealthSample> latestHealthSamples();
+
+  /** Deletes runs, events and health samples older than {@code before}. */
   void prune(Instant before);
 
   /** Where the store is, for messages: never holds a password. */

@@ -84,7 +84,27 @@ final class StoreMigrations {
               + " observation TEXT NOT NULL,"
               + " PRIMARY KEY (catalog_name, table_name))");
 
-  private static final List<List<String>> MIGRATIONS = List.of(V1);
+  /**
+   * Version 2: health samples, one per table per {@code bucket} (a span of time the keeper chooses;
+   * the latest evaluation in a bucket replaces the bucket's sample).
+   */
+  private static final List<String> V2 =
+      List.of(
+          "CREATE TABLE keeper_health_samples ("
+              + " catalog_name VARCHAR(255) NOT NULL,"
+              + " table_name VARCHAR(1024) NOT NULL,"
+              + " bucket BIGINT NOT NULL,"
+              + " at BIGINT NOT NULL,"
+              + " health INTEGER NOT NULL,"
+              + " data_files BIGINT NOT NULL,"
+              + " small_files BIGINT NOT NULL,"
+              + " delete_files BIGINT NOT NULL,"
+              + " backlog_bytes BIGINT NOT NULL,"
+              + " source_watermark_at BIGINT,"
+              + " PRIMARY KEY (catalog_name, table_name, bucket))",
+          "CREATE INDEX keeper_health_samples_at ON keeper_health_samples (at)");
+
+  private static final List<List<String>> MIGRATIONS = List.of(V1, V2);
 
   static final int LATEST = MIGRATIONS.size();
 
@@ -97,6 +117,12 @@ final class StoreMigrations {
    * @throws IllegalStateException when the store was written by a newer version
    */
   static int migrate(Connection connection, Dialect dialect, String description)
+      throws SQLException {
+    return migrate(connection, dialect, description, LATEST);
+  }
+
+  /** Brings the schema to {@code target} (tests write stores of earlier versions with it). */
+  static int migrate(Connection connection, Dialect dialect, String description, int target)
       throws SQLException {
     try (Statement statement = connection.createStatement()) {
       statement.execute("CREATE TABLE IF NOT EXISTS keeper_schema (version INTEGER NOT NULL)");
@@ -115,7 +141,7 @@ final class StoreMigrations {
     boolean autoCommit = connection.getAutoCommit();
     connection.setAutoCommit(false);
     try {
-      for (int version = found + 1; version <= LATEST; version++) {
+      for (int version = found + 1; version <= target; version++) {
         try (Statement statement = connection.createStatement()) {
           for (String sql : MIGRATIONS.get(version - 1)) {
             statement.execute(sql.replace("{identity}", dialect.identity));

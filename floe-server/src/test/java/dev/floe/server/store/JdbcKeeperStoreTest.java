@@ -296,7 +296,7 @@ class JdbcKeeperStoreTest {
     @Test
     void reopeningKeepsEverythingWithoutMigratingAgain() throws SQLException {
       JdbcKeeperStore first = open();
-      assertThat(first.schemaVersion()).isEqualTo(1);
+      assertThat(first.schemaVersion()).isEqualTo(StoreMigrations.LATEST);
       assertThat(first.description()).isEqualTo("at " + url());
       first.saveTable(fullRecord(ORDERS));
       first.saveOptimizeFailures(ORDERS, failures());
@@ -307,14 +307,74 @@ class JdbcKeeperStoreTest {
 
       JdbcKeeperStore second = open();
 
-      assertThat(second.schemaVersion()).isEqualTo(1);
-      assertThat(schemaRows()).containsExactly(1);
+      assertThat(second.schemaVersion()).isEqualTo(StoreMigrations.LATEST);
+      assertThat(schemaRows()).containsExactly(StoreMigrations.LATEST);
       assertThat(second.tables()).containsExactly(fullRecord(ORDERS));
       assertThat(second.optimizeFailures(ORDERS)).isEqualTo(failures());
       assertThat(second.history(ORDERS)).contains(observation());
       assertThat(second.runs(ORDERS, 10)).containsExactly(run(ORDERS, "optimize", T0, "kept"));
       assertThat(second.events(Optional.empty(), 10))
           .containsExactly(KeeperEvent.ofTable(T0, KeeperEvent.TABLE_DISCOVERED, ORDERS, "kept"));
+    }
+
+    @Test
+    void healthSamplesRoundTripOnePerBucketOldestFirst() {
+      JdbcKeeperStore store = open();
+      HealthSample first = sample(ORDERS, T0, 40, Optional.of(T0.minusSeconds(30)));
+      HealthSample replaced = sample(ORDERS, T0.plusSeconds(60), 50, Optional.empty());
+      HealthSample replacing = sample(ORDERS, T0.plusSeconds(90), 55, Optional.of(T0));
+      HealthSample users = sample(USERS, T0.plusSeconds(10), 90, Optional.empty());
+
+      store.saveHealthSample(first, 1);
+      store.saveHealthSample(replaced, 2);
+      store.saveHealthSample(replacing, 2);
+      store.saveHealthSample(users, 1);
+
+      assertThat(store.healthSamples(ORDERS, Instant.EPOCH)).containsExactly(first, replacing);
+      assertThat(store.healthSamples(ORDERS, T0.plusSeconds(1))).containsExactly(replacing);
+      assertThat(store.latestHealthSamples()).containsExactlyInAnyOrder(replacing, users);
+
+      store.prune(T0.plusSeconds(10));
+      assertThat(store.healthSamples(ORDERS, Instant.EPOCH)).containsExactly(replacing);
+      assertThat(store.healthSamples(USERS, Instant.EPOCH)).containsExactly(users);
+
+      store.saveTable(TableRecord.discovered(ORDERS));
+      store.forgetTable(ORDERS);
+      assertThat(store.healthSamples(ORDERS, Instant.EPOCH)).isEmpty();
+    }
+
+    @Test
+    void aStoreWrittenAtVersion1IsMigratedAndRead() throws SQLException {
+      try (Connection connection = connect()) {
+        StoreMigrations.migrate(
+            connection,
+            url().startsWith("jdbc:sqlite:")
+                ? StoreMigrations.Dialect.SQLITE
+                : StoreMigrations.Dialect.POSTGRESQL,
+            "for the test",
+            1);
+        try (Statement statement = connection.createStatement()) {
+          statement.executeUpdate(
+              "INSERT INTO keeper_tables (catalog_name, table_name, status, health, data_files,"
+                  + " small_files, delete_files, backlog_bytes, consecutive_failures)"
+                  + " VALUES ('floe', 'shop.orders', 'idle', 77, 5, 4, 3, 2, 0)");
+        }
+      }
+      assertThat(schemaRows()).containsExactly(1);
+
+      JdbcKeeperStore store = open();
+
+      assertThat(store.schemaVersion()).isEqualTo(2);
+      assertThat(store.tables())
+          .containsExactly(
+              TableRecord.discovered(ORDERS)
+                  .withScan("unused", 77, 5, 4, 3, 2)
+                  .withoutMetadataLocation()
+                  .withStatus(TableStatus.IDLE));
+      assertThat(store.latestHealthSamples()).isEmpty();
+      HealthSample sample = sample(ORDERS, T0, 77, Optional.of(T0));
+      store.saveHealthSample(sample, 0);
+      assertThat(store.healthSamples(ORDERS, Instant.EPOCH)).containsExactly(sample);
     }
 
     @Test
@@ -332,7 +392,9 @@ class JdbcKeeperStoreTest {
               "The keeper store at "
                   + url()
                   + " has schema version 99, written by a newer Floe; this one knows versions up"
-                  + " to 1. Run the newer Floe, or point keeper.store.url at another database.");
+                  + " to "
+                  + StoreMigrations.LATEST
+                  + ". Run the newer Floe, or point keeper.store.url at another database.");
       assertThat(schemaRows()).containsExactly(99);
     }
 
@@ -503,6 +565,11 @@ class JdbcKeeperStoreTest {
         Optional.of(T0.plusSeconds(3)),
         Optional.of(T0.plusSeconds(4)),
         Optional.of(T0.plusSeconds(5)));
+  }
+
+  private static HealthSample sample(
+      TableKey key, Instant at, int health, Optional<Instant> watermark) {
+    return new HealthSample(key, at, health, health * 10L, health, 3, health * 1_000L, watermark);
   }
 
   private static RunRecord run(TableKey key, String kind, Instant finishedAt, String detail) {
