@@ -29,6 +29,8 @@ import dev.floe.server.store.KeeperStore;
 import dev.floe.server.store.TableRecord;
 import dev.floe.server.store.TableStatus;
 import dev.floe.server.workers.CapacityLoop;
+import dev.floe.server.workers.FlinkGroupSupervisor;
+import dev.floe.server.workers.FlinkJobLauncher;
 import dev.floe.server.workers.ProcessSupervisor;
 import dev.floe.server.workers.WorkerGroups;
 import dev.floe.server.workers.WorkerLauncher;
@@ -80,6 +82,7 @@ public final class KeeperService implements AutoCloseable {
   private final WorkerRegistry workerRegistry;
   private final WorkerProtocol workerProtocol;
   private final ProcessSupervisor processes;
+  private final Map<String, FlinkGroupSupervisor> flinkGroups = new LinkedHashMap<>();
   private final CapacityLoop capacity;
   private final TableEvaluator evaluator;
   private final OptimizeScheduler scheduler;
@@ -97,7 +100,8 @@ public final class KeeperService implements AutoCloseable {
       Map<String, KeptCatalog> catalogs,
       Path spillRoot,
       MaintenanceLoop.Jobs jobs,
-      WorkerLauncher launcher) {
+      WorkerLauncher launcher,
+      FlinkJobLauncher flinkLauncher) {
     this.settings = settings;
     this.clock = clock;
     this.store = store;
@@ -133,12 +137,20 @@ public final class KeeperService implements AutoCloseable {
             leaseTimeout);
     this.workerProtocol = new WorkerProtocol(workerRegistry, queue, coordinator, events, groups);
     this.processes = new ProcessSupervisor(groups, launcher, workerRegistry, workerProtocol, clock);
+    for (WorkerGroups.Group group : groups.all()) {
+      if (group.isFlink()) {
+        flinkGroups.put(
+            group.name(),
+            new FlinkGroupSupervisor(group, flinkLauncher, workerRegistry, workerProtocol, clock));
+      }
+    }
     this.capacity =
         new CapacityLoop(
             workerProtocol,
             workerRegistry,
             groups,
             processes,
+            this::lastStartError,
             events,
             clock,
             settings.optimizer().capacityGrace());
@@ -208,8 +220,30 @@ public final class KeeperService implements AutoCloseable {
       Clock clock,
       MaintenanceLoop.Jobs jobs,
       WorkerLauncher launcher) {
+    return create(
+        dataDirectory, mainCatalog, settings, clock, jobs, launcher, FlinkJobLauncher.NONE);
+  }
+
+  /**
+   * Opens the store and the catalogs. Nothing runs until {@link #start}.
+   *
+   * @param mainCatalog the top-level {@code catalog:}, kept with {@code keeper.include/exclude}
+   * @param launcher starts the processes of {@code processes} groups
+   * @param flinkLauncher submits the jobs of {@code flink} groups
+   * @throws FloeException BAD_INPUT for unusable settings (a {@code flink} group and {@link
+   *     FlinkJobLauncher#NONE}), SOURCE_UNAVAILABLE when the store or a catalog cannot be opened
+   */
+  public static KeeperService create(
+      Path dataDirectory,
+      CatalogSettings mainCatalog,
+      KeeperSettings settings,
+      Clock clock,
+      MaintenanceLoop.Jobs jobs,
+      WorkerLauncher launcher,
+      FlinkJobLauncher flinkLauncher) {
     requireNonNull(dataDirectory, "dataDirectory is null");
     requireNonNull(launcher, "launcher is null");
+    requireNonNull(flinkLauncher, "flinkLauncher is null");
     requireNonNull(mainCatalog, "mainCatalog is null");
     requireNonNull(settings, "settings is null");
     requireNonNull(clock, "clock is null");
@@ -220,6 +254,20 @@ public final class KeeperService implements AutoCloseable {
               + ", which other machines can reach, and no keeper.api-token is set. Set"
               + " keeper.api-token (e.g. api-token: ${env:FLOE_KEEPER_TOKEN}) or listen on"
               + " 127.0.0.1.");
+    }
+    if (flinkLauncher == FlinkJobLauncher.NONE) {
+      List<String> flink =
+          WorkerGroups.of(settings.optimizer()).all().stream()
+              .filter(WorkerGroups.Group::isFlink)
+              .map(WorkerGroups.Group::name)
+              .toList();
+      if (!flink.isEmpty()) {
+        throw FloeException.badInput(
+            "keeper.optimizer.groups has kind flink ("
+                + String.join(", ", flink)
+                + "), but this keeper cannot submit Flink jobs (it was built without Flink's"
+                + " client). Run it with floe serve, or use kind processes or external.");
+      }
     }
     KeeperStore store =
         JdbcKeeperStore.open(
@@ -258,7 +306,8 @@ public final class KeeperService implements AutoCloseable {
           catalogs,
           dataDirectory.resolve("tmp").resolve("keeper"),
           jobs,
-          launcher);
+          launcher,
+          flinkLauncher);
     } catch (RuntimeException e) {
       open.forEach(FloeCatalog::close);
       store.close();
@@ -308,6 +357,9 @@ public final class KeeperService implements AutoCloseable {
     start("floe-keeper-scheduler", scheduler);
     start("floe-keeper-maintenance", maintenance);
     start("floe-keeper-capacity", capacity);
+    flinkGroups
+        .values()
+        .forEach(flink -> start("floe-keeper-flink-" + flink.group().name(), flink));
     LOG.info(
         "keeper started: {} catalog(s), {} known table(s), {} worker thread(s)",
         catalogs.size(),
@@ -374,20 +426,34 @@ public final class KeeperService implements AutoCloseable {
     return processes;
   }
 
+  /** The supervisor of each {@code flink} group, by group name. */
+  public Map<String, FlinkGroupSupervisor> flinkGroups() {
+    return java.util.Collections.unmodifiableMap(flinkGroups);
+  }
+
+  /** Why the group's last start failed (its processes or its Flink job), while it keeps failing. */
+  public Optional<String> lastStartError(String group) {
+    FlinkGroupSupervisor flink = flinkGroups.get(group);
+    return flink != null ? flink.lastStartError() : processes.lastStartError(group);
+  }
+
   /**
    * Gives the address worker processes reach the service at (once its HTTP edge listens); the
    * {@code processes} groups start their workers from then on.
    */
   public void serveWorkersAt(java.net.URI server) {
     processes.serveAt(server);
+    flinkGroups.values().forEach(flink -> flink.serveAt(server));
     capacity.tick();
   }
 
   /**
-   * Stops the worker processes the service started: each hands its tasks back first. Call it while
-   * the HTTP edge still serves; {@link #close} does it too.
+   * Stops the worker processes the service started and cancels its Flink worker jobs: each worker
+   * hands its tasks back first. Call it while the HTTP edge still serves; {@link #close} does it
+   * too.
    */
   public void stopProcesses() {
+    flinkGroups.values().forEach(flink -> flink.stop(PROCESS_STOP_GRACE));
     processes.stop(PROCESS_STOP_GRACE);
   }
 
@@ -483,6 +549,7 @@ public final class KeeperService implements AutoCloseable {
     scheduler.stop();
     maintenance.stop();
     capacity.stop();
+    flinkGroups.values().forEach(flink -> flink.stop(PROCESS_STOP_GRACE));
     processes.stop(PROCESS_STOP_GRACE);
     workers.stop(STOP_GRACE);
     coordinator.stop();

@@ -73,6 +73,7 @@ public final class KeeperHttpServer implements AutoCloseable {
             keeper.workerRegistry(),
             keeper.groups(),
             keeper.processes(),
+            keeper.flinkGroups(),
             keeper.settings().optimizer().leaseTimeout(),
             json);
     this.viewRoutes = new ViewRoutes(keeper);

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.server.workers.FlinkGroupSupervisor;
 import dev.floe.server.workers.ProcessSupervisor;
 import dev.floe.server.workers.WorkerGroups;
 import dev.floe.server.workers.WorkerProtocol;
@@ -36,6 +37,7 @@ final class WorkerRoutes {
   private final WorkerRegistry registry;
   private final WorkerGroups groups;
   private final ProcessSupervisor processes;
+  private final Map<String, FlinkGroupSupervisor> flinkGroups;
   private final Duration leaseTimeout;
   private final ObjectMapper json;
 
@@ -44,12 +46,14 @@ final class WorkerRoutes {
       WorkerRegistry registry,
       WorkerGroups groups,
       ProcessSupervisor processes,
+      Map<String, FlinkGroupSupervisor> flinkGroups,
       Duration leaseTimeout,
       ObjectMapper json) {
     this.protocol = requireNonNull(protocol, "protocol is null");
     this.registry = requireNonNull(registry, "registry is null");
     this.groups = requireNonNull(groups, "groups is null");
     this.processes = requireNonNull(processes, "processes is null");
+    this.flinkGroups = requireNonNull(flinkGroups, "flinkGroups is null");
     this.leaseTimeout = requireNonNull(leaseTimeout, "leaseTimeout is null");
     this.json = requireNonNull(json, "json is null");
   }
@@ -183,7 +187,25 @@ final class WorkerRoutes {
       item.put("target", group.target());
       item.put("live", registry.live(group.name()));
       item.put("starting", processes.starting(group.name()));
-      item.put("last_start_error", processes.lastStartError(group.name()).orElse(null));
+      FlinkGroupSupervisor flink = flinkGroups.get(group.name());
+      if (flink == null) {
+        item.put("last_start_error", processes.lastStartError(group.name()).orElse(null));
+      } else {
+        item.put("last_start_error", flink.lastStartError().orElse(null));
+        item.put(
+            "flink_job",
+            flink
+                .job()
+                .map(
+                    job -> {
+                      Map<String, Object> described = new LinkedHashMap<>();
+                      described.put("id", job.id());
+                      described.put("state", job.state());
+                      described.put("name", job.name());
+                      return described;
+                    })
+                .orElse(null));
+      }
       groupList.add(item);
     }
     List<Map<String, Object>> workerList = new ArrayList<>();

@@ -11,13 +11,16 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Keeps the worker capacity known: every {@link #PERIOD} it forgets workers not heard of within the
  * lease timeout (their tasks go back to the queue, {@code worker_lost}), lets the {@link
- * ProcessSupervisor} replace ended processes and start missing ones, and compares each group's live
- * workers with its target. A group below target for longer than {@code
+ * ProcessSupervisor} replace ended processes and start missing ones (the {@link
+ * FlinkGroupSupervisor}s look after their jobs on their own threads), and compares each group's
+ * live workers with its target. A group below target for longer than {@code
  * keeper.optimizer.capacity-grace} raises {@code capacity_below_target} naming the group, target
  * and live count, once, and {@code capacity_restored} when it is back. It never lowers a target.
  */
@@ -30,6 +33,7 @@ public final class CapacityLoop implements Runnable {
   private final WorkerRegistry registry;
   private final WorkerGroups groups;
   private final ProcessSupervisor processes;
+  private final Function<String, Optional<String>> startErrors;
   private final KeeperEvents events;
   private final Clock clock;
   private final Duration grace;
@@ -43,6 +47,7 @@ public final class CapacityLoop implements Runnable {
       WorkerRegistry registry,
       WorkerGroups groups,
       ProcessSupervisor processes,
+      Function<String, Optional<String>> startErrors,
       KeeperEvents events,
       Clock clock,
       Duration grace) {
@@ -50,6 +55,7 @@ public final class CapacityLoop implements Runnable {
     this.registry = requireNonNull(registry, "registry is null");
     this.groups = requireNonNull(groups, "groups is null");
     this.processes = requireNonNull(processes, "processes is null");
+    this.startErrors = requireNonNull(startErrors, "startErrors is null");
     this.events = requireNonNull(events, "events is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.grace = requireNonNull(grace, "grace is null");
@@ -107,7 +113,7 @@ public final class CapacityLoop implements Runnable {
                 + group.target()
                 + " workers live since "
                 + since
-                + processes.lastStartError(group.name()).map(error -> "; " + error).orElse("")
+                + startErrors.apply(group.name()).map(error -> "; " + error).orElse("")
                 + "; the keeper keeps the target and keeps trying");
       }
     }

@@ -7,6 +7,7 @@ import dev.floe.core.config.OptimizerSettings;
 import dev.floe.core.config.WorkerGroupKind;
 import dev.floe.core.config.WorkerGroupSettings;
 import dev.floe.core.error.FloeException;
+import java.net.URI;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,6 +29,7 @@ public final class WorkerGroups {
    * @param threadsPerWorker tasks each worker the keeper starts runs at once
    * @param heapBytes the heap of each process, for {@code processes}
    * @param java the Java executable of each process, for {@code processes}; empty for the keeper's
+   * @param flinkAddress the REST endpoint of the Flink cluster, for {@code flink}
    */
   public record Group(
       String name,
@@ -36,16 +38,22 @@ public final class WorkerGroups {
       int slots,
       int threadsPerWorker,
       Optional<Long> heapBytes,
-      Optional<String> java) {
+      Optional<String> java,
+      Optional<URI> flinkAddress) {
     public Group {
       requireNonNull(name, "name is null");
       requireNonNull(kind, "kind is null");
       requireNonNull(heapBytes, "heapBytes is null");
       requireNonNull(java, "java is null");
+      requireNonNull(flinkAddress, "flinkAddress is null");
     }
 
     public boolean isProcesses() {
       return kind.equals(WorkerGroupKind.PROCESSES.configName());
+    }
+
+    public boolean isFlink() {
+      return kind.equals(WorkerGroupKind.FLINK.configName());
     }
 
     public boolean isThreads() {
@@ -79,7 +87,8 @@ public final class WorkerGroups {
                         group.target() * group.threadsPerWorker(),
                         group.threadsPerWorker(),
                         group.heapBytes(),
-                        group.java()))
+                        group.java(),
+                        group.flinkAddress()))
             .toList();
     return new WorkerGroups(groups, settings.defaultGroupName());
   }
