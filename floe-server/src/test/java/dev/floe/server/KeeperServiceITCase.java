@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.core.Secret;
+import dev.floe.core.WorkerToken;
 import dev.floe.core.config.CatalogSettings;
 import dev.floe.core.config.KeeperSettings;
 import dev.floe.core.config.ListenAddress;
+import dev.floe.core.config.OptimizerSettings;
+import dev.floe.core.config.WorkerGroupSettings;
 import dev.floe.core.error.FloeException;
 import dev.floe.core.optimize.OptimizePolicy;
 import dev.floe.core.sync.SyncSummary;
@@ -297,6 +300,31 @@ class KeeperServiceITCase {
       assertThat(
               keeper.get("/api/v1/openapi.json").get("paths").has("/api/v1/tables/{table}/resume"))
           .isTrue();
+
+      // The worker token opens the worker protocol's calls and nothing else.
+      String worker = WorkerToken.derive(Secret.of(KeeperFixture.TOKEN)).reveal();
+      assertThat(worker).hasSize(64).doesNotContain(KeeperFixture.TOKEN);
+      HttpResponse<String> registered =
+          keeper.request("POST", "/api/v1/workers", Optional.of(worker));
+      assertThat(registered.statusCode()).as(registered.body()).isEqualTo(201);
+      String id = new ObjectMapper().readTree(registered.body()).get("worker_id").asText();
+      assertThat(
+              keeper
+                  .request("POST", "/api/v1/workers/" + id + "/heartbeat", Optional.of(worker))
+                  .statusCode())
+          .isEqualTo(200);
+      assertThat(keeper.request("GET", "/api/v1/workers", Optional.of(worker)).statusCode())
+          .isEqualTo(401);
+      assertThat(keeper.request("GET", "/api/v1/tables", Optional.of(worker)).statusCode())
+          .isEqualTo(401);
+      assertThat(
+              keeper
+                  .request("POST", "/api/v1/tables/db.viewed/pause", Optional.of(worker))
+                  .statusCode())
+          .isEqualTo(401);
+      assertThat(
+              keeper.request("DELETE", "/api/v1/workers/" + id, Optional.of(worker)).statusCode())
+          .isEqualTo(204);
     }
   }
 
@@ -331,6 +359,36 @@ class KeeperServiceITCase {
             "keeper.listen is 0.0.0.0:8420, which other machines can reach, and no"
                 + " keeper.api-token is set. Set keeper.api-token (e.g. api-token:"
                 + " ${env:FLOE_KEEPER_TOKEN}) or listen on 127.0.0.1.");
+  }
+
+  @Test
+  void aFlinkGroupWithoutAWayToSubmitFlinkJobsIsRefused() {
+    KeeperSettings settings =
+        KeeperFixture.settings(
+            5,
+            Optional.empty(),
+            new OptimizerSettings(
+                1,
+                0.5,
+                Duration.ofSeconds(10),
+                List.of(
+                    WorkerGroupSettings.flink("cluster", 2, 1, URI.create("http://flink-jm:8081"))),
+                Optional.empty(),
+                Duration.ofMinutes(2)));
+    assertThatThrownBy(
+            () ->
+                KeeperService.create(
+                    directory,
+                    CatalogSettings.embedded(),
+                    settings,
+                    Clock.systemUTC(),
+                    new IcebergMaintenanceJobs(),
+                    WorkerLauncher.NONE))
+        .isInstanceOf(FloeException.class)
+        .hasMessage(
+            "keeper.optimizer.groups has kind flink (cluster), but this keeper cannot submit"
+                + " Flink jobs (it was built without Flink's client). Run it with floe serve, or"
+                + " use kind processes or external.");
   }
 
   @Test

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.floe.core.Secret;
+import dev.floe.core.WorkerToken;
 import dev.floe.core.config.ListenAddress;
 import dev.floe.core.error.FloeException;
 import dev.floe.core.optimize.PartitionState;
@@ -55,6 +56,7 @@ public final class KeeperHttpServer implements AutoCloseable {
 
   private final KeeperService keeper;
   private final Optional<byte[]> token;
+  private final Optional<byte[]> workerToken;
   private final HttpServer server;
   private final ExecutorService executor;
   private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -65,6 +67,8 @@ public final class KeeperHttpServer implements AutoCloseable {
       KeeperService keeper, Optional<Secret> token, HttpServer server, ExecutorService executor) {
     this.keeper = keeper;
     this.token = token.map(secret -> secret.reveal().getBytes(StandardCharsets.UTF_8));
+    this.workerToken =
+        token.map(secret -> WorkerToken.derive(secret).reveal().getBytes(StandardCharsets.UTF_8));
     this.server = server;
     this.executor = executor;
     this.workerRoutes =
@@ -143,7 +147,7 @@ public final class KeeperHttpServer implements AutoCloseable {
           send(exchange, healthy ? 200 : 503, Map.of("status", healthy ? "ok" : "unhealthy"));
           return;
         }
-        if (!authorized(exchange)) {
+        if (!authorized(exchange, method, path)) {
           exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
           send(exchange, 401, error("missing or wrong token: send Authorization: Bearer TOKEN"));
           return;
@@ -413,7 +417,11 @@ public final class KeeperHttpServer implements AutoCloseable {
     return matches.get(0);
   }
 
-  private boolean authorized(HttpExchange exchange) {
+  /**
+   * The API token opens everything; the {@link WorkerToken} only the worker protocol's calls
+   * (register, poll, heartbeat, results, deregister), not the list of workers nor anything else.
+   */
+  private boolean authorized(HttpExchange exchange, String method, String path) {
     if (token.isEmpty()) {
       return true;
     }
@@ -422,7 +430,13 @@ public final class KeeperHttpServer implements AutoCloseable {
       return false;
     }
     byte[] given = header.substring("Bearer ".length()).trim().getBytes(StandardCharsets.UTF_8);
-    return MessageDigest.isEqual(given, token.get());
+    if (MessageDigest.isEqual(given, token.get())) {
+      return true;
+    }
+    boolean workerCall =
+        path.startsWith(WorkerRoutes.PREFIX + "/")
+            || (path.equals(WorkerRoutes.PREFIX) && method.equals("POST"));
+    return workerCall && MessageDigest.isEqual(given, workerToken.get());
   }
 
   private static int limit(Map<String, String> query) {
