@@ -145,6 +145,7 @@ final class ServeCommand implements Callable<Integer> {
         keeper.store(),
         keeper.optimizer(),
         keeper.maintenance(),
-        keeper.catalogs());
+        keeper.catalogs(),
+        keeper.alerts());
   }
 }

@@ -50,7 +50,13 @@ public record ConfigKey(
     /** A memory size as {@code SizeText} reads it (512m, 2g), at least {@code minimum} bytes. */
     SIZE("size"),
     /** {@code HOST:PORT} (http) or {@code http(s)://HOST:PORT} of an HTTP endpoint. */
-    HTTP_ADDRESS("HOST:PORT or http(s)://HOST:PORT");
+    HTTP_ADDRESS("HOST:PORT or http(s)://HOST:PORT"),
+    /**
+     * A list of alert channel sections, each with the keys of {@link ConfigSchema#CHANNEL_KEYS}.
+     */
+    CHANNELS("list of alert channel sections"),
+    /** A duration as {@link #DURATION} reads it, or 0 for never. */
+    DURATION_OR_ZERO("duration or 0");
 
     private final String description;
 
@@ -93,6 +99,7 @@ public record ConfigKey(
       case CHOICE -> "one of " + String.join(", ", allowed);
       case INTEGER -> "integer >= " + minimum;
       case DURATION -> "duration (e.g. 30s, 15m, 12h, 3d)";
+      case DURATION_OR_ZERO -> "duration (e.g. 30m, 4h), or 0 for never";
       case FRACTION -> "decimal in (0, 1]";
       case SIZE -> "size >= " + SizeText.format(minimum) + " (e.g. 512m, 2g)";
       default -> kind.description();

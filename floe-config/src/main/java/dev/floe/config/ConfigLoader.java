@@ -4,6 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import dev.floe.config.ConfigKey.Kind;
 import dev.floe.core.Secret;
+import dev.floe.core.alert.AlertChannelSettings;
+import dev.floe.core.alert.AlertChannelType;
+import dev.floe.core.alert.AlertRule;
+import dev.floe.core.alert.AlertRuleSettings;
+import dev.floe.core.alert.AlertSettings;
+import dev.floe.core.alert.AlertThreshold;
+import dev.floe.core.alert.SmtpSettings;
 import dev.floe.core.config.CatalogSettings;
 import dev.floe.core.config.CatalogType;
 import dev.floe.core.config.FloeSettings;
@@ -223,6 +230,8 @@ public final class ConfigLoader {
         return readItems(file, key, node, ConfigSchema.catalogItemKeys());
       case GROUPS:
         return readItems(file, key, node, ConfigSchema.groupItemKeys());
+      case CHANNELS:
+        return readItems(file, key, node, ConfigSchema.channelItemKeys());
       default:
         break;
     }
@@ -236,6 +245,8 @@ public final class ConfigLoader {
           case CHOICE ->
               Optional.of(text.trim().toLowerCase(Locale.ROOT)).filter(key.allowed()::contains);
           case DURATION -> DurationText.parse(text).filter(duration -> !duration.isZero());
+          case DURATION_OR_ZERO ->
+              text.trim().equals("0") ? Optional.of(Duration.ZERO) : DurationText.parse(text);
           case FRACTION -> fraction(text);
           case ADDRESS -> ListenAddress.parse(text);
           case SIZE -> SizeText.parse(text).filter(bytes -> bytes >= key.minimum());
@@ -436,6 +447,8 @@ public final class ConfigLoader {
               + " for IPv6)";
       case CATALOGS -> "a list of catalog sections";
       case GROUPS -> "a list of worker group sections";
+      case CHANNELS -> "a list of alert channel sections";
+      case DURATION_OR_ZERO -> "a duration such as 30m or 4h, or 0 for never";
       case SIZE ->
           "a size of at least "
               + SizeText.format(key.minimum())
@@ -606,7 +619,256 @@ public final class ConfigLoader {
         store,
         optimizer,
         maintenance,
-        keeperCatalogs(file, items, topCatalog));
+        keeperCatalogs(file, items, topCatalog),
+        alerts(file, values));
+  }
+
+  /**
+   * The {@code keeper.alerts} section: rule thresholds within their ranges, channels each with a
+   * unique name and the keys their type takes, http(s) URLs, an smtp section when a channel sends
+   * e-mail.
+   */
+  private static AlertSettings alerts(Path file, Map<String, Located> values) {
+    Map<AlertRule, AlertRuleSettings> rules = new java.util.EnumMap<>(AlertRule.class);
+    for (AlertRule rule : AlertRule.values()) {
+      boolean enabled =
+          value(values, ConfigSchema.alertRulePath(rule, "enabled"), String.class)
+              .map(Boolean::parseBoolean)
+              .orElse(true);
+      Map<String, Long> thresholds = new LinkedHashMap<>();
+      for (AlertThreshold threshold : rule.thresholds()) {
+        String path = ConfigSchema.alertRulePath(rule, threshold.key());
+        Located located = values.get(path);
+        if (located == null) {
+          continue;
+        }
+        long value =
+            located.value() instanceof Duration duration
+                ? duration.toMillis()
+                : (Long) located.value();
+        if (value < threshold.minimum() || value > threshold.maximum()) {
+          throw FloeException.badInput(
+              where(file, located.line())
+                  + path
+                  + " must be "
+                  + threshold.range()
+                  + ", got "
+                  + (located.value() instanceof Duration duration
+                      ? DurationText.format(duration)
+                      : Long.toString(value))
+                  + ". Write a value in that range, or leave it out for the default ("
+                  + threshold.defaultText()
+                  + ").");
+        }
+        thresholds.put(threshold.key(), value);
+      }
+      rules.put(rule, new AlertRuleSettings(rule, enabled, thresholds));
+    }
+    Optional<Located> linkBase =
+        Optional.ofNullable(values.get(ConfigSchema.KEEPER_ALERTS_LINK_BASE.path()));
+    linkBase.ifPresent(
+        located -> httpUrl(file, located, ConfigSchema.KEEPER_ALERTS_LINK_BASE.path()));
+    Optional<SmtpSettings> smtp = smtp(file, values);
+    @SuppressWarnings("unchecked")
+    List<SectionItem> items =
+        value(values, ConfigSchema.KEEPER_ALERTS_CHANNELS.path(), List.class)
+            .map(list -> (List<SectionItem>) list)
+            .orElse(List.of());
+    List<AlertChannelSettings> channels = new ArrayList<>();
+    Map<String, String> itemByName = new HashMap<>();
+    for (SectionItem item : items) {
+      channels.add(channel(file, item, itemByName, smtp));
+    }
+    return new AlertSettings(
+        duration(values, ConfigSchema.KEEPER_ALERTS_RE_NOTIFY)
+            .orElse(AlertSettings.DEFAULT_RE_NOTIFY),
+        linkBase.map(located -> ((String) located.value()).replaceAll("/+$", "")),
+        rules,
+        channels,
+        smtp);
+  }
+
+  private static Optional<SmtpSettings> smtp(Path file, Map<String, Located> values) {
+    Optional<String> host = string(values, ConfigSchema.KEEPER_ALERTS_SMTP_HOST);
+    Map<String, Located> section = under(values, "keeper.alerts.smtp");
+    if (host.isEmpty()) {
+      if (!section.isEmpty()) {
+        throw FloeException.badInput(
+            where(file, section.values().iterator().next().line())
+                + ConfigSchema.KEEPER_ALERTS_SMTP_HOST.path()
+                + " is required when keeper.alerts.smtp is given. Add the mail server's host,"
+                + " e.g. host: smtp.example.com, or remove the section.");
+      }
+      return Optional.empty();
+    }
+    Optional<String> from = string(values, ConfigSchema.KEEPER_ALERTS_SMTP_FROM);
+    if (from.isEmpty() || from.get().isBlank()) {
+      throw FloeException.badInput(
+          where(file, values.get(ConfigSchema.KEEPER_ALERTS_SMTP_HOST.path()).line())
+              + ConfigSchema.KEEPER_ALERTS_SMTP_FROM.path()
+              + " is required with keeper.alerts.smtp.host: the sender of alert mail. Add it,"
+              + " e.g. from: floe@example.com.");
+    }
+    Optional<Located> port =
+        Optional.ofNullable(values.get(ConfigSchema.KEEPER_ALERTS_SMTP_PORT.path()));
+    if (port.isPresent() && (Long) port.get().value() > 65535) {
+      throw FloeException.badInput(
+          where(file, port.get().line())
+              + ConfigSchema.KEEPER_ALERTS_SMTP_PORT.path()
+              + " must be a port from 1 to 65535, got "
+              + port.get().value()
+              + ". Write the SMTP server's port, e.g. 587.");
+    }
+    return Optional.of(
+        new SmtpSettings(
+            host.get().trim(),
+            port.map(located -> ((Long) located.value()).intValue())
+                .orElse(SmtpSettings.DEFAULT_PORT),
+            string(values, ConfigSchema.KEEPER_ALERTS_SMTP_USER),
+            string(values, ConfigSchema.KEEPER_ALERTS_SMTP_PASSWORD).map(Secret::of),
+            from.get().trim(),
+            string(values, ConfigSchema.KEEPER_ALERTS_SMTP_STARTTLS)
+                .map(Boolean::parseBoolean)
+                .orElse(true)));
+  }
+
+  private static AlertChannelSettings channel(
+      Path file, SectionItem item, Map<String, String> itemByName, Optional<SmtpSettings> smtp) {
+    Map<String, Located> values = item.values();
+    Optional<Located> nameValue =
+        Optional.ofNullable(values.get(ConfigSchema.CHANNEL_NAME.name()))
+            .filter(located -> !((String) located.value()).isBlank());
+    if (nameValue.isEmpty()) {
+      throw FloeException.badInput(
+          where(file, item.line())
+              + item.path()
+              + ".name is required: the API and the pages name channels by it. Add it, e.g."
+              + " name: ops.");
+    }
+    String name = (String) nameValue.get().value();
+    if (!WorkerGroupSettings.NAME.matcher(name).matches()) {
+      throw FloeException.badInput(
+          where(file, nameValue.get().line())
+              + item.path()
+              + ".name must be 1 to 64 letters, digits, '-' or '_', starting with a letter or"
+              + " digit, got '"
+              + name
+              + "'. Rename the channel, e.g. name: ops.");
+    }
+    String earlier = itemByName.putIfAbsent(name.toLowerCase(Locale.ROOT), item.path());
+    if (earlier != null) {
+      throw FloeException.badInput(
+          where(file, nameValue.get().line())
+              + item.path()
+              + ".name '"
+              + name
+              + "' is the name of "
+              + earlier
+              + " too (names are compared ignoring case). Give each channel a name of its own.");
+    }
+    Located typeValue = values.get(ConfigSchema.CHANNEL_TYPE.name());
+    if (typeValue == null) {
+      throw FloeException.badInput(
+          where(file, item.line())
+              + item.path()
+              + ".type is required. Add it: "
+              + String.join(", ", ConfigSchema.CHANNEL_TYPE.allowed())
+              + ".");
+    }
+    AlertChannelType type =
+        AlertChannelType.valueOf(((String) typeValue.value()).toUpperCase(Locale.ROOT));
+    Optional<Located> url = Optional.ofNullable(values.get(ConfigSchema.CHANNEL_URL.name()));
+    Optional<Located> secret = Optional.ofNullable(values.get(ConfigSchema.CHANNEL_SECRET.name()));
+    Optional<Located> to = Optional.ofNullable(values.get(ConfigSchema.CHANNEL_TO.name()));
+    if (type.takesUrl() && url.isEmpty()) {
+      throw FloeException.badInput(
+          where(file, typeValue.line())
+              + item.path()
+              + ".url is required for type "
+              + type.configName()
+              + ": the incoming webhook's http(s) URL. Add it, e.g. url:"
+              + " https://hooks.example/floe.");
+    }
+    if (!type.takesUrl()) {
+      if (url.isPresent()) {
+        throw notForType(file, url.get(), item, "url", type);
+      }
+      if (to.isEmpty() || ((List<?>) to.get().value()).isEmpty()) {
+        throw FloeException.badInput(
+            where(file, typeValue.line())
+                + item.path()
+                + ".to is required for type email: the recipients. Add it, e.g. to:"
+                + " [ops@example.com].");
+      }
+      if (smtp.isEmpty()) {
+        throw FloeException.badInput(
+            where(file, typeValue.line())
+                + item.path()
+                + " is of type email, and keeper.alerts.smtp.host is not set. Add the mail"
+                + " server under keeper.alerts.smtp (host, port, user, password, from,"
+                + " starttls).");
+      }
+    } else if (to.isPresent()) {
+      throw notForType(file, to.get(), item, "to", type);
+    }
+    if (secret.isPresent() && !type.takesSecret()) {
+      throw notForType(file, secret.get(), item, "secret", type);
+    }
+    return new AlertChannelSettings(
+        name,
+        type,
+        url.map(located -> httpUrl(file, located, item.path() + ".url")),
+        secret.map(located -> Secret.of((String) located.value())),
+        to.map(located -> list(values, ConfigSchema.CHANNEL_TO.name())).orElse(List.of()));
+  }
+
+  private static FloeException notForType(
+      Path file, Located located, SectionItem item, String key, AlertChannelType type) {
+    String types =
+        Arrays.stream(AlertChannelType.values())
+            .filter(
+                candidate ->
+                    switch (key) {
+                      case "url" -> candidate.takesUrl();
+                      case "to" -> !candidate.takesUrl();
+                      default -> candidate.takesSecret();
+                    })
+            .map(AlertChannelType::configName)
+            .collect(Collectors.joining(", "));
+    return FloeException.badInput(
+        where(file, located.line())
+            + item.path()
+            + "."
+            + key
+            + " is only for channels of type "
+            + types
+            + ", and this one is of type "
+            + type.configName()
+            + ". Remove it.");
+  }
+
+  /** An absolute http(s) URL with a host; the message shows no query (it may hold a token). */
+  private static URI httpUrl(Path file, Located located, String path) {
+    String text = ((String) located.value()).trim();
+    URI uri;
+    try {
+      uri = new URI(text);
+    } catch (java.net.URISyntaxException e) {
+      uri = null;
+    }
+    if (uri == null
+        || uri.getScheme() == null
+        || !(uri.getScheme().equalsIgnoreCase("http") || uri.getScheme().equalsIgnoreCase("https"))
+        || uri.getHost() == null) {
+      int query = text.indexOf('?');
+      throw FloeException.badInput(
+          where(file, located.line())
+              + path
+              + " must be an http:// or https:// URL with a host, got '"
+              + (query < 0 ? text : text.substring(0, query) + "?...")
+              + "'. Write e.g. https://hooks.example/floe.");
+    }
+    return uri;
   }
 
   private static void checkStoreUrl(Path file, Located url) {

@@ -1,6 +1,10 @@
 package dev.floe.config;
 
 import dev.floe.config.ConfigKey.Kind;
+import dev.floe.core.alert.AlertChannelType;
+import dev.floe.core.alert.AlertRule;
+import dev.floe.core.alert.AlertThreshold;
+import dev.floe.core.alert.SmtpSettings;
 import dev.floe.core.config.CatalogType;
 import dev.floe.core.config.KeeperSettings;
 import dev.floe.core.config.MaintenanceIntervals;
@@ -428,8 +432,126 @@ public final class ConfigSchema {
               + " others and from catalog.name (ignoring case). E.g. - { name: prod, type: rest,"
               + " uri: http://host:8181, include: ['ods\\..*'] }.");
 
+  public static final ConfigKey KEEPER_ALERTS_RE_NOTIFY =
+      key(
+          "keeper.alerts.re-notify",
+          Kind.DURATION_OR_ZERO,
+          "0",
+          "floe serve: how often an alert that stays firing is notified again (e.g. 4h); 0: it is"
+              + " notified once when it fires and once when it resolves.");
+  public static final ConfigKey KEEPER_ALERTS_LINK_BASE =
+      key(
+          "keeper.alerts.link-base",
+          Kind.STRING,
+          "http://<keeper.listen>",
+          "floe serve: the dashboard's http(s) URL as people reach it (e.g. through a proxy),"
+              + " for the links in alert messages, e.g. https://floe.example.com.");
+
+  /** {@code keeper.alerts.rules.RULE.enabled} and every threshold of every rule. */
+  public static final List<ConfigKey> ALERT_RULE_KEYS = alertRuleKeys();
+
+  public static final ConfigKey KEEPER_ALERTS_CHANNELS =
+      key(
+          "keeper.alerts.channels",
+          Kind.CHANNELS,
+          "none",
+          "floe serve: where alert notifications go; each item has the keys below. E.g. - {"
+              + " name: ops, type: webhook, url: https://hooks.example/floe, secret:"
+              + " ${env:FLOE_HOOK_SECRET} }.");
+  public static final ConfigKey CHANNEL_NAME =
+      key(
+          "keeper.alerts.channels[].name",
+          Kind.STRING,
+          null,
+          "Required: the channel's name, as the API shows it; 1 to 64 letters, digits, - and _,"
+              + " each different from the others ignoring case.");
+  public static final ConfigKey CHANNEL_TYPE =
+      new ConfigKey(
+          "keeper.alerts.channels[].type",
+          Kind.CHOICE,
+          Optional.empty(),
+          "Required: the message format. webhook: a JSON body {rule, subject, state, message,"
+              + " link, fired_at, resolved_at, sent_at}; slack, dingtalk, feishu (also Lark),"
+              + " wecom: those services' incoming-webhook messages; email: SMTP through"
+              + " keeper.alerts.smtp.",
+          Arrays.stream(AlertChannelType.values()).map(AlertChannelType::configName).toList(),
+          0,
+          false);
+  public static final ConfigKey CHANNEL_URL =
+      key(
+          "keeper.alerts.channels[].url",
+          Kind.STRING,
+          null,
+          "Required for every type but email: the http(s) URL messages are posted to.");
+  public static final ConfigKey CHANNEL_SECRET =
+      new ConfigKey(
+          "keeper.alerts.channels[].secret",
+          Kind.STRING,
+          Optional.empty(),
+          "webhook: signs each body, header X-Floe-Signature: sha256=HEX (HMAC-SHA256);"
+              + " dingtalk and feishu: the robot's signing secret. Best written as ${env:NAME}."
+              + " Never printed.",
+          List.of(),
+          0,
+          true);
+  public static final ConfigKey CHANNEL_TO =
+      key(
+          "keeper.alerts.channels[].to",
+          Kind.LIST,
+          null,
+          "Required for type email, and only for it: the recipients' addresses.");
+
+  /** The keys of one {@code keeper.alerts.channels} item, in the order the reference lists them. */
+  public static final List<ConfigKey> CHANNEL_KEYS =
+      List.of(CHANNEL_NAME, CHANNEL_TYPE, CHANNEL_URL, CHANNEL_SECRET, CHANNEL_TO);
+
+  public static final ConfigKey KEEPER_ALERTS_SMTP_HOST =
+      key(
+          "keeper.alerts.smtp.host",
+          Kind.STRING,
+          null,
+          "floe serve: the SMTP server of e-mail channels; required when a channel is of type"
+              + " email.");
+  public static final ConfigKey KEEPER_ALERTS_SMTP_PORT =
+      integer(
+          "keeper.alerts.smtp.port",
+          SmtpSettings.DEFAULT_PORT,
+          1,
+          "floe serve: the SMTP server's port (at most 65535).");
+  public static final ConfigKey KEEPER_ALERTS_SMTP_USER =
+      key(
+          "keeper.alerts.smtp.user",
+          Kind.STRING,
+          null,
+          "floe serve: the SMTP user; without it mail is sent without logging in.");
+  public static final ConfigKey KEEPER_ALERTS_SMTP_PASSWORD =
+      new ConfigKey(
+          "keeper.alerts.smtp.password",
+          Kind.STRING,
+          Optional.empty(),
+          "floe serve: the SMTP password, best written as ${env:NAME}. Never printed.",
+          List.of(),
+          0,
+          true);
+  public static final ConfigKey KEEPER_ALERTS_SMTP_FROM =
+      key(
+          "keeper.alerts.smtp.from",
+          Kind.STRING,
+          null,
+          "floe serve: the sender address of alert mail; required with keeper.alerts.smtp.host.");
+  public static final ConfigKey KEEPER_ALERTS_SMTP_STARTTLS =
+      new ConfigKey(
+          "keeper.alerts.smtp.starttls",
+          Kind.CHOICE,
+          Optional.of("true"),
+          "floe serve: whether the connection to the SMTP server is upgraded with STARTTLS"
+              + " (required when true).",
+          List.of("true", "false"),
+          0,
+          false);
+
   public static final List<ConfigKey> KEYS =
-      List.of(
+      keys(
           DATA_DIR,
           CATALOG_TYPE,
           CATALOG_NAME,
@@ -470,9 +592,85 @@ public final class ConfigSchema {
           KEEPER_MAINTENANCE_EXPIRE_INTERVAL,
           KEEPER_MAINTENANCE_METADATA_INTERVAL,
           KEEPER_MAINTENANCE_ORPHAN_INTERVAL,
-          KEEPER_CATALOGS);
+          KEEPER_CATALOGS,
+          KEEPER_ALERTS_RE_NOTIFY,
+          KEEPER_ALERTS_LINK_BASE,
+          ALERT_RULE_KEYS,
+          KEEPER_ALERTS_CHANNELS,
+          KEEPER_ALERTS_SMTP_HOST,
+          KEEPER_ALERTS_SMTP_PORT,
+          KEEPER_ALERTS_SMTP_USER,
+          KEEPER_ALERTS_SMTP_PASSWORD,
+          KEEPER_ALERTS_SMTP_FROM,
+          KEEPER_ALERTS_SMTP_STARTTLS);
 
   private ConfigSchema() {}
+
+  private static List<ConfigKey> keys(Object... keysAndLists) {
+    List<ConfigKey> keys = new ArrayList<>();
+    for (Object item : keysAndLists) {
+      if (item instanceof ConfigKey key) {
+        keys.add(key);
+      } else {
+        for (Object key : (List<?>) item) {
+          keys.add((ConfigKey) key);
+        }
+      }
+    }
+    return List.copyOf(keys);
+  }
+
+  /** The path of a rule's key: {@code keeper.alerts.rules.RULE.KEY}. */
+  public static String alertRulePath(AlertRule rule, String key) {
+    return "keeper.alerts.rules." + rule.ruleName() + "." + key;
+  }
+
+  private static List<ConfigKey> alertRuleKeys() {
+    List<ConfigKey> keys = new ArrayList<>();
+    for (AlertRule rule : AlertRule.values()) {
+      keys.add(
+          new ConfigKey(
+              alertRulePath(rule, "enabled"),
+              Kind.CHOICE,
+              Optional.of("true"),
+              "floe serve: whether the "
+                  + rule.ruleName()
+                  + " alert rule (subject: "
+                  + rule.subjectKind()
+                  + ") is on; a table opts out of every rule with the table property"
+                  + " floe.keeper.alert.enabled=false.",
+              List.of("true", "false"),
+              0,
+              false));
+      for (AlertThreshold threshold : rule.thresholds()) {
+        boolean duration = threshold.type() == AlertThreshold.Type.DURATION;
+        keys.add(
+            new ConfigKey(
+                alertRulePath(rule, threshold.key()),
+                duration ? Kind.DURATION : Kind.INTEGER,
+                Optional.of(threshold.defaultText()),
+                "floe serve: "
+                    + rule.ruleName()
+                    + " "
+                    + threshold.description()
+                    + (threshold.maximum() == Long.MAX_VALUE || duration
+                        ? ""
+                        : " (at most " + threshold.maximum() + ")")
+                    + "."
+                    + (rule.ofTables()
+                        ? " A table overrides it with the table property floe.keeper.alert."
+                            + rule.ruleName()
+                            + "."
+                            + threshold.key()
+                            + "."
+                        : ""),
+                List.of(),
+                duration ? 0 : threshold.minimum(),
+                false));
+      }
+    }
+    return List.copyOf(keys);
+  }
 
   /** The key at a dotted path. */
   public static Optional<ConfigKey> key(String path) {
@@ -482,10 +680,15 @@ public final class ConfigSchema {
   /** Section paths ({@code catalog}, {@code source}, ...). */
   public static Set<String> sections() {
     Set<String> sections = new LinkedHashSet<>();
-    KEYS.stream()
-        .map(ConfigKey::section)
-        .filter(section -> !section.isEmpty())
-        .forEach(sections::add);
+    for (ConfigKey key : KEYS) {
+      // every enclosing section: keeper.alerts.rules holds no key of its own, only sections
+      String section = key.section();
+      while (!section.isEmpty()) {
+        sections.add(section);
+        int dot = section.lastIndexOf('.');
+        section = dot < 0 ? "" : section.substring(0, dot);
+      }
+    }
     return sections;
   }
 
@@ -525,6 +728,13 @@ public final class ConfigSchema {
     return Collections.unmodifiableMap(keys);
   }
 
+  /** The keys of one {@code keeper.alerts.channels} item by name ({@code type}, ...). */
+  public static Map<String, ConfigKey> channelItemKeys() {
+    Map<String, ConfigKey> keys = new LinkedHashMap<>();
+    CHANNEL_KEYS.forEach(key -> keys.put(key.name(), key));
+    return Collections.unmodifiableMap(keys);
+  }
+
   /**
    * Every key the reference documents, in its order: {@link #KEYS}, with the keys of a {@code
    * keeper.optimizer.groups} item right after that key.
@@ -535,6 +745,9 @@ public final class ConfigSchema {
       keys.add(key);
       if (key.kind() == Kind.GROUPS) {
         keys.addAll(GROUP_KEYS);
+      }
+      if (key.kind() == Kind.CHANNELS) {
+        keys.addAll(CHANNEL_KEYS);
       }
     }
     return List.copyOf(keys);

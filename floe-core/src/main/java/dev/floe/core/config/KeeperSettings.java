@@ -3,6 +3,7 @@ package dev.floe.core.config;
 import static java.util.Objects.requireNonNull;
 
 import dev.floe.core.Secret;
+import dev.floe.core.alert.AlertSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -26,6 +27,7 @@ import java.util.Optional;
  * @param optimizer how much of the machine optimizing uses
  * @param maintenance how often each kind of maintenance is planned
  * @param catalogs more catalogs to maintain, beside the top-level one
+ * @param alerts alert rules and the channels notifications go to
  */
 public record KeeperSettings(
     ListenAddress listen,
@@ -39,7 +41,8 @@ public record KeeperSettings(
     StoreSettings store,
     OptimizerSettings optimizer,
     MaintenanceIntervals maintenance,
-    List<KeeperCatalog> catalogs) {
+    List<KeeperCatalog> catalogs,
+    AlertSettings alerts) {
 
   public static final ListenAddress DEFAULT_LISTEN = new ListenAddress("127.0.0.1", 8420);
   public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(30);
@@ -59,6 +62,37 @@ public record KeeperSettings(
     requireNonNull(optimizer, "optimizer is null");
     requireNonNull(maintenance, "maintenance is null");
     catalogs = List.copyOf(requireNonNull(catalogs, "catalogs is null"));
+    requireNonNull(alerts, "alerts is null");
+  }
+
+  /** Settings with the default alerts (every rule at its defaults, no channel). */
+  public KeeperSettings(
+      ListenAddress listen,
+      Optional<Secret> apiToken,
+      Duration refreshInterval,
+      int quarantineAfterFailures,
+      Duration taskTimeout,
+      Duration historyRetention,
+      List<String> include,
+      List<String> exclude,
+      StoreSettings store,
+      OptimizerSettings optimizer,
+      MaintenanceIntervals maintenance,
+      List<KeeperCatalog> catalogs) {
+    this(
+        listen,
+        apiToken,
+        refreshInterval,
+        quarantineAfterFailures,
+        taskTimeout,
+        historyRetention,
+        include,
+        exclude,
+        store,
+        optimizer,
+        maintenance,
+        catalogs,
+        AlertSettings.defaults());
   }
 
   /** Loopback only, no token, SQLite in the data directory, the top-level catalog only. */
@@ -75,6 +109,7 @@ public record KeeperSettings(
         StoreSettings.defaults(),
         OptimizerSettings.defaults(),
         MaintenanceIntervals.defaults(),
-        List.of());
+        List.of(),
+        AlertSettings.defaults());
   }
 }
