@@ -1,0 +1,129 @@
+package dev.floe.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.sync.SyncSummary;
+import dev.floe.iceberg.CatalogFactory;
+import dev.floe.iceberg.FloeCatalog;
+import dev.floe.mysql.MySqlConnections;
+import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.Poll;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileLock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A checkpoint and a savepoint written by an earlier state version ({@link SyncStateFixture}) are
+ * restored by this code: the commits of their checkpoint are undone first (as if the sync died
+ * between "checkpoint complete" and its commit), so the restored committer state must land its
+ * files again; then the sync goes on with new changes and ends row for row equal to MySQL, with no
+ * duplicate key.
+ */
+class SyncStateRestoreITCase {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource({"v0, checkpoint", "v0, savepoint"})
+  void restoresTheStateOfAnEarlierVersion(String version, String kind) throws Exception {
+    Properties fixture = properties(version);
+    Map<String, List<String>> script = SyncStateFixture.script();
+    try (FileLock lock = SyncStateFixture.lockRoot();
+        MariaDbServer server = MariaDbServer.builder().start()) {
+      SyncStateFixture.clearRoot();
+      SyncStateFixture.unzipToRoot(version + "/" + kind + ".zip");
+      for (String section : SyncStateFixture.FIXTURE_SECTIONS) {
+        script.get(section).forEach(server::execute);
+      }
+      assertThat(SyncStateFixture.binlogHead(server))
+          .as("the binlog the fixture's source offsets point into (source.sql replayed)")
+          .isEqualTo(fixture.getProperty("binlog-head"));
+      long checkpointId = Long.parseLong(fixture.getProperty(kind + ".id"));
+      try (FloeCatalog catalog =
+          new CatalogFactory().open(CatalogSettings.embedded(), SyncStateFixture.data())) {
+        assertThat(SyncStateFixture.mysqlRows(server, catalog))
+            .isEqualTo(SyncStateFixture.resourceText(version + "/expected-rows.txt"));
+        assertThat(undoCommitsFrom(catalog, checkpointId))
+            .as("commits of checkpoint %s undone", checkpointId)
+            .isPositive();
+        assertThat(SyncStateFixture.commitsFrom(catalog, checkpointId)).isZero();
+
+        try (RunningSync sync =
+            new SyncRunner(catalog, new MySqlConnections(Duration.ofSeconds(10)))
+                .start(SyncStateFixture.options(server))) {
+          assertThat(sync.restoredFrom())
+              .contains(SyncStateFixture.ROOT.resolve(fixture.getProperty(kind + ".path")));
+          awaitEqual(server, catalog);
+          assertThat(SyncStateFixture.commits(catalog, id -> id == checkpointId))
+              .as("checkpoint %s committed again from the restored state", checkpointId)
+              .isPositive();
+          script.get(SyncStateFixture.AFTER_RESTORE).forEach(server::execute);
+          awaitEqual(server, catalog);
+        }
+      }
+    }
+  }
+
+  /**
+   * Rolls every table back to before its first commit at or after the checkpoint; returns how many
+   * commits that removed.
+   */
+  private static int undoCommitsFrom(FloeCatalog catalog, long checkpointId) {
+    int undone = 0;
+    for (String name : SyncStateFixture.TABLES) {
+      Table table =
+          catalog.catalog().loadTable(TableIdentifier.of(SyncStateFixture.DATABASE, name));
+      Snapshot current = table.currentSnapshot();
+      while (current != null && atOrAfter(current, checkpointId)) {
+        current = table.snapshot(current.parentId());
+        undone++;
+      }
+      if (current != null && current.snapshotId() != table.currentSnapshot().snapshotId()) {
+        table.manageSnapshots().rollbackTo(current.snapshotId()).commit();
+      }
+    }
+    return undone;
+  }
+
+  private static boolean atOrAfter(Snapshot snapshot, long checkpointId) {
+    String checkpoint = snapshot.summary().get(SyncSummary.CHECKPOINT_ID);
+    return checkpoint != null && Long.parseLong(checkpoint) >= checkpointId;
+  }
+
+  private static void awaitEqual(MariaDbServer server, FloeCatalog catalog) throws Exception {
+    String[] difference = {""};
+    try {
+      Poll.until(
+          "the lake equals MySQL",
+          TIMEOUT,
+          Duration.ofMillis(300),
+          () -> {
+            difference[0] = SyncStateFixture.difference(server, catalog).orElse("");
+            return difference[0].isEmpty();
+          });
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "; " + difference[0], e);
+    }
+  }
+
+  private static Properties properties(String version) {
+    Properties properties = new Properties();
+    try (InputStream in = SyncStateFixture.resource(version + "/fixture.properties")) {
+      properties.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return properties;
+  }
+}
