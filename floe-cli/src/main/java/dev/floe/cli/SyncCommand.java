@@ -93,6 +93,16 @@ final class SyncCommand implements Callable<Integer> {
   Integer checkpointIntervalSeconds;
 
   @Option(
+      names = "--heartbeat-interval",
+      paramLabel = "SECONDS",
+      description =
+          "Seconds between binlog heartbeats while no change arrives, which keep an idle sync's"
+              + " position and lag current (default: sync.heartbeat-interval-seconds, "
+              + SyncSettings.DEFAULT_HEARTBEAT_INTERVAL_SECONDS
+              + ").")
+  Integer heartbeatIntervalSeconds;
+
+  @Option(
       names = "--parallelism",
       paramLabel = "N",
       description = "Snapshot readers and writers (default: sync.parallelism, 2).")
@@ -188,6 +198,10 @@ final class SyncCommand implements Callable<Integer> {
         this.checkpointIntervalSeconds != null
             ? this.checkpointIntervalSeconds
             : (int) defaults.checkpointInterval().toSeconds();
+    int heartbeatIntervalSeconds =
+        this.heartbeatIntervalSeconds != null
+            ? this.heartbeatIntervalSeconds
+            : (int) defaults.heartbeatInterval().toSeconds();
     int parallelism = this.parallelism != null ? this.parallelism : defaults.parallelism();
     int chunkRows = this.chunkRows != null ? this.chunkRows : defaults.chunkRows();
     long rowsPerSecond =
@@ -202,6 +216,14 @@ final class SyncCommand implements Callable<Integer> {
         Optional.ofNullable(this.targetNamespace).or(defaults::targetNamespace);
     Optional<String> serverTimeZone =
         Optional.ofNullable(this.serverTimeZone).or(defaults::serverTimeZone);
+    if (heartbeatIntervalSeconds < 1) {
+      throw FloeException.badInput(
+          "--heartbeat-interval must be at least 1 second, got "
+              + heartbeatIntervalSeconds
+              + ". Give it in whole seconds, e.g. --heartbeat-interval "
+              + SyncSettings.DEFAULT_HEARTBEAT_INTERVAL_SECONDS
+              + ".");
+    }
     if (checkpointIntervalSeconds < 1
         || parallelism < 1
         || chunkRows < 1
@@ -270,7 +292,8 @@ final class SyncCommand implements Callable<Integer> {
             serverTimeZone,
             chunkRows,
             rowsPerSecond,
-            partitions);
+            partitions,
+            Duration.ofSeconds(heartbeatIntervalSeconds));
     FloeCatalog catalog = floe.context().catalog();
     SyncRunner runner =
         new SyncRunner(catalog, connections)
@@ -329,7 +352,8 @@ final class SyncCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(stopper);
     ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
     if (progressIntervalSeconds > 0) {
-      SyncProgress tracker = new SyncProgress(catalog, sync.tables(), connections, address);
+      SyncProgress tracker =
+          new SyncProgress(catalog, sync, connections, address, java.time.Clock.systemUTC());
       progress.scheduleAtFixedRate(
           () -> tracker.report(out),
           progressIntervalSeconds,

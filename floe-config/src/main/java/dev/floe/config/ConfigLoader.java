@@ -498,7 +498,10 @@ public final class ConfigLoader {
                 .map(located -> (Map<String, String>) located.value())
                 .orElse(Map.of()),
             string(values, ConfigSchema.SYNC_FLINK),
-            list(values, ConfigSchema.SYNC_ROUTES));
+            list(values, ConfigSchema.SYNC_ROUTES),
+            Duration.ofSeconds(
+                number(values, ConfigSchema.SYNC_HEARTBEAT_INTERVAL_SECONDS)
+                    .orElse(SyncSettings.DEFAULT_HEARTBEAT_INTERVAL.toSeconds())));
     return new FloeSettings(
         dataDirectory,
         catalog,

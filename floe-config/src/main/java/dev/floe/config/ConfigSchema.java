@@ -135,6 +135,14 @@ public final class ConfigSchema {
           10,
           1,
           "floe sync: seconds between commits to Iceberg (Flink checkpoints).");
+  public static final ConfigKey SYNC_HEARTBEAT_INTERVAL_SECONDS =
+      integer(
+          "sync.heartbeat-interval-seconds",
+          SyncSettings.DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
+          1,
+          "floe sync: seconds between binlog heartbeats MySQL sends while no change arrives, so"
+              + " that an idle sync's position and lag stay current (lag at most about this plus"
+              + " the checkpoint interval).");
   public static final ConfigKey SYNC_PARALLELISM =
       integer(
           "sync.parallelism",
@@ -565,6 +573,7 @@ public final class ConfigSchema {
           SYNC_EXCLUDE,
           SYNC_TARGET_NAMESPACE,
           SYNC_CHECKPOINT_INTERVAL_SECONDS,
+          SYNC_HEARTBEAT_INTERVAL_SECONDS,
           SYNC_PARALLELISM,
           SYNC_CHUNK_ROWS,
           SYNC_SERVER_TIME_ZONE,

@@ -97,6 +97,11 @@ public final class RunningSync implements AutoCloseable {
     return tables;
   }
 
+  /** Where this sync's checkpoints and savepoints live. */
+  public Path stateDirectory() {
+    return stateDirectory;
+  }
+
   /** The checkpoint or savepoint this run resumed from, if any. */
   public Optional<Path> restoredFrom() {
     return restoredFrom;

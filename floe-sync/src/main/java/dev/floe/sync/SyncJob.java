@@ -48,6 +48,11 @@ final class SyncJob {
     debezium.setProperty("decimal.handling.mode", "precise");
     debezium.setProperty("binary.handling.mode", "bytes");
     debezium.setProperty("time.precision.mode", "adaptive_time_microseconds");
+    // With no binlog event at all the source emits no heartbeat: ask the server for its own
+    // heartbeat events at the same interval (Debezium requests them every 0.8 keep-alive periods).
+    debezium.setProperty(
+        "connect.keep.alive.interval.ms",
+        Long.toString(Math.max(1, Math.round(options.heartbeatInterval().toMillis() / 0.8))));
     int firstServerId = 5400 + ThreadLocalRandom.current().nextInt(1_000_000);
     MySqlSource<ChangeRecord> source =
         MySqlSource.<ChangeRecord>builder()
@@ -67,6 +72,9 @@ final class SyncJob {
             .startupOptions(
                 StartupOptions.specificOffset(state.start().file(), state.start().position()))
             .includeSchemaChanges(true)
+            // While no change arrives, heartbeats carry the reader's position up to the server's
+            // head into each checkpoint: that is how an idle sync's lag is known to be small.
+            .heartbeatInterval(options.heartbeatInterval())
             .debeziumProperties(debezium)
             .deserializer(
                 new ChangeDeserializer(catalogLoader, targets, overlapBound, state.recopies()))

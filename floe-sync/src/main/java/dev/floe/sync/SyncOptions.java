@@ -2,6 +2,7 @@ package dev.floe.sync;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.floe.core.config.SyncSettings;
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.sync.TableSelection;
 import java.nio.file.Path;
@@ -23,6 +24,9 @@ import java.util.Optional;
  *     data files and of resuming
  * @param snapshotRowsPerSecond a cap on the rows per second the snapshot reads; 0 = none
  * @param partitions partitioning of new tables per source table ({@code database.table})
+ * @param heartbeatInterval how often the binlog reader asks MySQL for a heartbeat while no change
+ *     arrives: it moves the checkpointed position to the server's head, so an idle sync's lag stays
+ *     small ({@link SyncProgress})
  */
 public record SyncOptions(
     String name,
@@ -34,7 +38,34 @@ public record SyncOptions(
     Optional<String> serverTimeZone,
     int snapshotChunkRows,
     long snapshotRowsPerSecond,
-    Map<String, String> partitions) {
+    Map<String, String> partitions,
+    Duration heartbeatInterval) {
+
+  /** Settings with the default binlog heartbeat. */
+  public SyncOptions(
+      String name,
+      MySqlSourceAddress source,
+      TableSelection selection,
+      Duration checkpointInterval,
+      int parallelism,
+      Path stateDirectory,
+      Optional<String> serverTimeZone,
+      int snapshotChunkRows,
+      long snapshotRowsPerSecond,
+      Map<String, String> partitions) {
+    this(
+        name,
+        source,
+        selection,
+        checkpointInterval,
+        parallelism,
+        stateDirectory,
+        serverTimeZone,
+        snapshotChunkRows,
+        snapshotRowsPerSecond,
+        partitions,
+        SyncSettings.DEFAULT_HEARTBEAT_INTERVAL);
+  }
 
   /** Settings without a cap on the snapshot's read rate. */
   public SyncOptions(
@@ -56,7 +87,8 @@ public record SyncOptions(
         serverTimeZone,
         snapshotChunkRows,
         0,
-        Map.of());
+        Map.of(),
+        SyncSettings.DEFAULT_HEARTBEAT_INTERVAL);
   }
 
   public SyncOptions {
@@ -77,6 +109,11 @@ public record SyncOptions(
     if (snapshotRowsPerSecond < 0) {
       throw new IllegalArgumentException(
           "snapshotRowsPerSecond must not be negative, got " + snapshotRowsPerSecond);
+    }
+    requireNonNull(heartbeatInterval, "heartbeatInterval is null");
+    if (heartbeatInterval.isNegative() || heartbeatInterval.isZero()) {
+      throw new IllegalArgumentException(
+          "heartbeatInterval must be positive, got " + heartbeatInterval);
     }
   }
 }

@@ -6,23 +6,40 @@ import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.sync.SyncProperties;
 import dev.floe.core.sync.SyncSummary;
 import dev.floe.mysql.MySqlConnections;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Prints where each synced table stands: rows committed (against MySQL's estimate while the
- * snapshot runs), rows per second since the last report, and the lag from the MySQL commit time the
- * table is complete up to.
+ * Where each synced table stands: rows committed (against MySQL's estimate while the snapshot
+ * runs), rows per second since the last report, and the lag: how far the lake is behind MySQL.
+ *
+ * <p>The lag comes from binlog positions ({@link BinlogLag}): the position in the sync's newest
+ * checkpoint (which binlog heartbeats move on while nothing changes) against the server's heads
+ * read at each report. A sync that has read everything the server wrote has a lag of about zero
+ * however long the source has been idle; one that is behind lags by now minus the newest time up to
+ * which it is known complete. Every table in its binlog phase shares that lag: they read one
+ * binlog, and a checkpoint commits all of them up to the same position.
+ *
+ * <p>Thread-safe: {@link #status()} and {@link #report} may be called from several threads (the
+ * printed progress and the keeper reporter share one instance).
  */
 public final class SyncProgress {
 
@@ -31,16 +48,50 @@ public final class SyncProgress {
   private final dev.floe.iceberg.FloeCatalog catalog;
   private final Map<String, TableIdentifier> tables;
   private final Map<String, Long> estimates;
+  private final MySqlConnections connections;
+  private final MySqlSourceAddress source;
+  private final Optional<Path> stateDirectory;
+  private final Clock clock;
   private final Map<String, Long> lastRows = new HashMap<>();
   private long lastReport = System.nanoTime();
+  private final BinlogLag lag = new BinlogLag();
+  private boolean headUnreadableLogged;
 
+  /** Progress with the lag from the newest change only (no checkpoint to compare). */
   public SyncProgress(
       dev.floe.iceberg.FloeCatalog catalog,
       Map<String, TableIdentifier> tables,
       MySqlConnections connections,
       MySqlSourceAddress source) {
+    this(catalog, tables, connections, source, Optional.empty(), Clock.systemUTC());
+  }
+
+  /**
+   * Progress of a running sync, its lag from its checkpoints in {@code stateDirectory} and the
+   * source's binlog head.
+   */
+  public SyncProgress(
+      dev.floe.iceberg.FloeCatalog catalog,
+      RunningSync sync,
+      MySqlConnections connections,
+      MySqlSourceAddress source,
+      Clock clock) {
+    this(catalog, sync.tables(), connections, source, Optional.of(sync.stateDirectory()), clock);
+  }
+
+  private SyncProgress(
+      dev.floe.iceberg.FloeCatalog catalog,
+      Map<String, TableIdentifier> tables,
+      MySqlConnections connections,
+      MySqlSourceAddress source,
+      Optional<Path> stateDirectory,
+      Clock clock) {
     this.catalog = requireNonNull(catalog, "catalog is null");
     requireNonNull(tables, "tables is null");
+    this.connections = requireNonNull(connections, "connections is null");
+    this.source = requireNonNull(source, "source is null");
+    this.stateDirectory = requireNonNull(stateDirectory, "stateDirectory is null");
+    this.clock = requireNonNull(clock, "clock is null");
     Map<String, Long> bySource = estimates(connections, source, tables);
     this.tables = new java.util.TreeMap<>();
     this.estimates = new HashMap<>();
@@ -58,65 +109,147 @@ public final class SyncProgress {
         });
   }
 
+  /**
+   * Reads where every table stands now: the Iceberg tables, the newest checkpoint and the source's
+   * binlog head.
+   *
+   * @throws RuntimeException when the catalog cannot be read; a source or checkpoint that cannot be
+   *     read only leaves the lag to the newest change
+   */
+  public synchronized SyncStatus status() {
+    discoverNewTables();
+    List<SyncStatus.Table> read = new ArrayList<>();
+    OptionalLong watermark = OptionalLong.empty();
+    for (Map.Entry<String, TableIdentifier> entry : tables.entrySet()) {
+      org.apache.iceberg.Table table = catalog.catalog().loadTable(entry.getValue());
+      Snapshot snapshot = table.currentSnapshot();
+      long rows =
+          snapshot == null
+              ? 0
+              : Long.parseLong(snapshot.summary().getOrDefault("total-records", "0"))
+                  - Long.parseLong(snapshot.summary().getOrDefault("total-equality-deletes", "0"));
+      String changeMillis =
+          snapshot == null ? null : snapshot.summary().get(SyncSummary.SOURCE_WATERMARK_MS);
+      if (changeMillis != null) {
+        long millis = Long.parseLong(changeMillis);
+        watermark =
+            OptionalLong.of(
+                watermark.isPresent() ? Math.max(watermark.getAsLong(), millis) : millis);
+      }
+      // a route's tables record their copy under SNAPSHOT_COMPLETE.<database.table>
+      boolean copied =
+          snapshot != null
+              && snapshot.summary().entrySet().stream()
+                  .anyMatch(
+                      summary ->
+                          summary.getKey().startsWith(SyncSummary.SNAPSHOT_COMPLETE)
+                              && "true".equals(summary.getValue()));
+      read.add(
+          new SyncStatus.Table(
+              entry.getKey(),
+              entry.getValue(),
+              changeMillis != null || copied ? SyncStatus.Phase.BINLOG : SyncStatus.Phase.SNAPSHOT,
+              rows,
+              estimates.getOrDefault(entry.getKey(), 0L),
+              OptionalLong.empty(),
+              changeMillis != null,
+              Optional.ofNullable(table.properties().get(SyncProperties.STOPPED))));
+    }
+    boolean binlogPhase = read.stream().anyMatch(table -> table.phase() == SyncStatus.Phase.BINLOG);
+    long headReadAt = clock.millis();
+    Optional<BinlogPosition> head =
+        binlogPhase && stateDirectory.isPresent() ? head() : Optional.empty();
+    Optional<BinlogPosition> processed = head.isPresent() ? processed() : Optional.empty();
+    this.lag.observe(processed, head, headReadAt, watermark);
+    Instant now = clock.instant();
+    OptionalLong lag = binlogPhase ? this.lag.lagMillis(now.toEpochMilli()) : OptionalLong.empty();
+    List<SyncStatus.Table> tablesNow =
+        read.stream()
+            .map(
+                table ->
+                    table.phase() == SyncStatus.Phase.BINLOG
+                        ? new SyncStatus.Table(
+                            table.sourceTable(),
+                            table.table(),
+                            table.phase(),
+                            table.rows(),
+                            table.estimatedRows(),
+                            lag,
+                            table.changed(),
+                            table.stopped())
+                        : table)
+            .toList();
+    return new SyncStatus(now, lag, tablesNow);
+  }
+
   /** Prints one line per table. Never throws: progress must not stop the sync. */
   public synchronized void report(PrintWriter out) {
     try {
+      SyncStatus status = status();
       long now = System.nanoTime();
       double seconds = Math.max(0.001, (now - lastReport) / 1e9);
       lastReport = now;
-      discoverNewTables();
-      for (Map.Entry<String, TableIdentifier> entry : tables.entrySet()) {
-        org.apache.iceberg.Table table = catalog.catalog().loadTable(entry.getValue());
-        if (table.properties().containsKey(SyncProperties.STOPPED)) {
+      for (SyncStatus.Table table : status.tables()) {
+        if (table.stopped().isPresent()) {
           out.printf(
-              Locale.ROOT,
-              "  %-40s stopped: %s%n",
-              entry.getKey(),
-              table.properties().get(SyncProperties.STOPPED));
+              Locale.ROOT, "  %-40s stopped: %s%n", table.sourceTable(), table.stopped().get());
           continue;
         }
-        Snapshot snapshot = table.currentSnapshot();
-        long rows =
-            snapshot == null
-                ? 0
-                : Long.parseLong(snapshot.summary().getOrDefault("total-records", "0"))
-                    - Long.parseLong(
-                        snapshot.summary().getOrDefault("total-equality-deletes", "0"));
-        long previous = lastRows.getOrDefault(entry.getKey(), 0L);
-        lastRows.put(entry.getKey(), rows);
-        String watermark =
-            snapshot == null ? null : snapshot.summary().get(SyncSummary.SOURCE_WATERMARK_MS);
-        // a route's tables record their copy under SNAPSHOT_COMPLETE.<database.table>
-        boolean copied =
-            snapshot != null
-                && snapshot.summary().entrySet().stream()
-                    .anyMatch(
-                        summary ->
-                            summary.getKey().startsWith(SyncSummary.SNAPSHOT_COMPLETE)
-                                && "true".equals(summary.getValue()));
-        String phase =
-            watermark == null
-                ? copied
-                    ? String.format(Locale.ROOT, "copied %d rows, binlog: no change yet", rows)
-                    : String.format(
-                        Locale.ROOT,
-                        "snapshot %d / ~%d rows",
-                        rows,
-                        estimates.getOrDefault(entry.getKey(), 0L))
-                : String.format(
-                    Locale.ROOT,
-                    "binlog, lag %.1f s",
-                    (System.currentTimeMillis() - Long.parseLong(watermark)) / 1000.0);
+        long previous = lastRows.getOrDefault(table.sourceTable(), 0L);
+        lastRows.put(table.sourceTable(), table.rows());
+        String phase;
+        if (table.phase() == SyncStatus.Phase.SNAPSHOT) {
+          phase =
+              String.format(
+                  Locale.ROOT, "snapshot %d / ~%d rows", table.rows(), table.estimatedRows());
+        } else if (table.lagMillis().isPresent()) {
+          phase =
+              String.format(
+                  Locale.ROOT, "binlog, lag %.1f s", table.lagMillis().getAsLong() / 1000.0);
+        } else {
+          phase = String.format(Locale.ROOT, "copied %d rows, binlog: no change yet", table.rows());
+        }
         out.printf(
             Locale.ROOT,
             "  %-40s %-34s %8.0f rows/s%n",
-            entry.getKey(),
+            table.sourceTable(),
             phase,
-            Math.max(0, rows - previous) / seconds);
+            Math.max(0, table.rows() - previous) / seconds);
       }
       out.flush();
     } catch (RuntimeException e) {
       LOG.warn("cannot report progress: {}", e.getMessage());
+    }
+  }
+
+  /** The source's binlog head; empty (said once) when the source cannot be asked. */
+  private Optional<BinlogPosition> head() {
+    try (Connection connection = connections.open(source)) {
+      headUnreadableLogged = false;
+      return Optional.of(SourceBinlog.head(connection));
+    } catch (SQLException | RuntimeException e) {
+      if (!headUnreadableLogged) {
+        LOG.warn(
+            "cannot read the binlog head of {} (the lag shown is from the newest change): {}",
+            source.hostAndPort(),
+            e.getMessage());
+        headUnreadableLogged = true;
+      }
+      return Optional.empty();
+    }
+  }
+
+  /** The binlog position of the sync's newest checkpoint, if one can be read. */
+  private Optional<BinlogPosition> processed() {
+    try {
+      Optional<Path> restorePoint = SyncRunner.latestRestorePoint(stateDirectory.get());
+      return restorePoint.isEmpty()
+          ? Optional.empty()
+          : CheckpointedBinlogPosition.read(restorePoint.get());
+    } catch (IOException | RuntimeException e) {
+      // Flink removes older checkpoints while this reads: the next report reads the newer one
+      LOG.debug("cannot read the newest checkpoint of {}: {}", stateDirectory.get(), e.toString());
+      return Optional.empty();
     }
   }
 

@@ -25,6 +25,8 @@ import java.util.Optional;
  *     = a local Flink (MiniCluster) in the {@code floe sync} process
  * @param routes {@code REGEX -> NAMESPACE.TABLE}: the synced tables matching REGEX land in one
  *     Iceberg table
+ * @param heartbeatInterval how often the binlog reader asks MySQL for a heartbeat while no change
+ *     arrives, so that an idle sync's position (and so its lag) stays current
  */
 public record SyncSettings(
     List<String> tables,
@@ -37,11 +39,21 @@ public record SyncSettings(
     long snapshotRowsPerSecond,
     Map<String, String> partitions,
     Optional<String> flink,
-    List<String> routes) {
+    List<String> routes,
+    Duration heartbeatInterval) {
 
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
   public static final int DEFAULT_PARALLELISM = 2;
   public static final int DEFAULT_CHUNK_ROWS = 100_000;
+
+  /**
+   * The binlog heartbeat: short enough that an idle sync reports a lag of a few seconds, long
+   * enough to cost MySQL nothing (one small event per interval per sync).
+   */
+  public static final int DEFAULT_HEARTBEAT_INTERVAL_SECONDS = 5;
+
+  public static final Duration DEFAULT_HEARTBEAT_INTERVAL =
+      Duration.ofSeconds(DEFAULT_HEARTBEAT_INTERVAL_SECONDS);
 
   public SyncSettings {
     tables = List.copyOf(requireNonNull(tables, "tables is null"));
@@ -52,6 +64,7 @@ public record SyncSettings(
     partitions = Map.copyOf(requireNonNull(partitions, "partitions is null"));
     requireNonNull(flink, "flink is null");
     routes = List.copyOf(requireNonNull(routes, "routes is null"));
+    requireNonNull(heartbeatInterval, "heartbeatInterval is null");
   }
 
   public static SyncSettings defaults() {
@@ -66,6 +79,7 @@ public record SyncSettings(
         0,
         Map.of(),
         Optional.empty(),
-        List.of());
+        List.of(),
+        DEFAULT_HEARTBEAT_INTERVAL);
   }
 }
