@@ -42,10 +42,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The keeper's HTTP edge: the REST API under {@code /api/v1} (JSON; {@code /api/v1/openapi.json}
- * describes it) and Prometheus metrics at {@code /metrics}. With {@code keeper.api-token} set,
- * every request but {@code /api/v1/health} needs {@code Authorization: Bearer TOKEN} (compared in
- * constant time; 401 otherwise). Errors are JSON {@code {"error": "..."}}; exceptions map to status
- * codes here and nowhere else.
+ * describes it), Prometheus metrics at {@code /metrics} and the dashboard ({@link
+ * DashboardRoutes}). With {@code keeper.api-token} set, every request but {@code /api/v1/health},
+ * the login page and the dashboard's assets needs {@code Authorization: Bearer TOKEN} (compared in
+ * constant time) or the session cookie of a dashboard login (401 otherwise; a page sends the
+ * browser to {@code /login}); a cookie request that is not a GET must also carry {@code
+ * X-Floe-Request: 1} (403 otherwise), which a page of another site cannot send. Errors are JSON
+ * {@code {"error": "..."}}; exceptions map to status codes here and nowhere else.
  */
 public final class KeeperHttpServer implements AutoCloseable {
 
@@ -53,6 +56,9 @@ public final class KeeperHttpServer implements AutoCloseable {
   private static final String API = "/api/v1";
   private static final int RUNS_SHOWN = 20;
   private static final int HTTP_THREADS = 64;
+
+  /** The header a request with the session cookie must carry to change something (CSRF). */
+  static final String CSRF_HEADER = "X-Floe-Request";
 
   private final KeeperService keeper;
   private final Optional<byte[]> token;
@@ -62,6 +68,8 @@ public final class KeeperHttpServer implements AutoCloseable {
   private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private final WorkerRoutes workerRoutes;
   private final ViewRoutes viewRoutes;
+  private final DashboardSessions sessions;
+  private final DashboardRoutes dashboard;
 
   private KeeperHttpServer(
       KeeperService keeper, Optional<Secret> token, HttpServer server, ExecutorService executor) {
@@ -78,9 +86,12 @@ public final class KeeperHttpServer implements AutoCloseable {
             keeper.groups(),
             keeper.processes(),
             keeper.flinkGroups(),
+            keeper.queue(),
             keeper.settings().optimizer().leaseTimeout(),
             json);
     this.viewRoutes = new ViewRoutes(keeper);
+    this.sessions = new DashboardSessions(keeper.clock());
+    this.dashboard = new DashboardRoutes(this.token, sessions);
   }
 
   /**
@@ -147,9 +158,43 @@ public final class KeeperHttpServer implements AutoCloseable {
           send(exchange, healthy ? 200 : 503, Map.of("status", healthy ? "ok" : "unhealthy"));
           return;
         }
-        if (!authorized(exchange, method, path)) {
+        if (dashboard.isPublic(path)) {
+          dashboard.handlePublic(exchange, method, path);
+          return;
+        }
+        Optional<String> session = session(exchange);
+        boolean bearer = bearerAuthorized(exchange, method, path);
+        if (token.isPresent() && !bearer && session.isEmpty()) {
+          if (dashboard.isPage(path) && method.equals("GET")) {
+            dashboard.redirectToLogin(exchange, exchange.getRequestURI().toString());
+            return;
+          }
           exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-          send(exchange, 401, error("missing or wrong token: send Authorization: Bearer TOKEN"));
+          send(
+              exchange,
+              401,
+              error(
+                  "missing or wrong token: send Authorization: Bearer TOKEN, or log in at"
+                      + " /login"));
+          return;
+        }
+        if (token.isPresent()
+            && !bearer
+            && !method.equals("GET")
+            && !method.equals("HEAD")
+            && !"1".equals(exchange.getRequestHeaders().getFirst(CSRF_HEADER))) {
+          send(
+              exchange,
+              403,
+              error(
+                  "a request with the session cookie that changes something must carry the"
+                      + " header "
+                      + CSRF_HEADER
+                      + ": 1 (the dashboard's pages send it)"));
+          return;
+        }
+        if (dashboard.isPage(path)) {
+          dashboard.handlePage(exchange, method, path, session);
           return;
         }
         route(exchange, method, path);
@@ -421,7 +466,7 @@ public final class KeeperHttpServer implements AutoCloseable {
    * The API token opens everything; the {@link WorkerToken} only the worker protocol's calls
    * (register, poll, heartbeat, results, deregister), not the list of workers nor anything else.
    */
-  private boolean authorized(HttpExchange exchange, String method, String path) {
+  private boolean bearerAuthorized(HttpExchange exchange, String method, String path) {
     if (token.isEmpty()) {
       return true;
     }
@@ -437,6 +482,22 @@ public final class KeeperHttpServer implements AutoCloseable {
         path.startsWith(WorkerRoutes.PREFIX + "/")
             || (path.equals(WorkerRoutes.PREFIX) && method.equals("POST"));
     return workerCall && MessageDigest.isEqual(given, workerToken.get());
+  }
+
+  /** The request's valid dashboard session, if its cookie holds one. */
+  private Optional<String> session(HttpExchange exchange) {
+    for (String header : exchange.getRequestHeaders().getOrDefault("Cookie", List.of())) {
+      for (String cookie : header.split(";")) {
+        String trimmed = cookie.trim();
+        if (trimmed.startsWith(DashboardSessions.COOKIE + "=")) {
+          String id = trimmed.substring(DashboardSessions.COOKIE.length() + 1);
+          if (sessions.valid(id)) {
+            return Optional.of(id);
+          }
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   private static int limit(Map<String, String> query) {
@@ -458,7 +519,7 @@ public final class KeeperHttpServer implements AutoCloseable {
     }
   }
 
-  private static Map<String, String> query(String raw) {
+  static Map<String, String> query(String raw) {
     Map<String, String> query = new LinkedHashMap<>();
     if (raw == null || raw.isEmpty()) {
       return query;
@@ -484,6 +545,8 @@ public final class KeeperHttpServer implements AutoCloseable {
 
   private void send(HttpExchange exchange, int status, Object body) throws IOException {
     byte[] bytes = json.writeValueAsBytes(body);
+    DashboardRoutes.secure(exchange);
+    exchange.getResponseHeaders().set("Cache-Control", "no-store");
     exchange.getResponseHeaders().set("Content-Type", "application/json");
     exchange.sendResponseHeaders(status, bytes.length);
     try (OutputStream out = exchange.getResponseBody()) {

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.server.optimize.TaskQueue;
 import dev.floe.server.workers.FlinkGroupSupervisor;
 import dev.floe.server.workers.ProcessSupervisor;
 import dev.floe.server.workers.WorkerGroups;
@@ -38,6 +39,7 @@ final class WorkerRoutes {
   private final WorkerGroups groups;
   private final ProcessSupervisor processes;
   private final Map<String, FlinkGroupSupervisor> flinkGroups;
+  private final TaskQueue queue;
   private final Duration leaseTimeout;
   private final ObjectMapper json;
 
@@ -47,6 +49,7 @@ final class WorkerRoutes {
       WorkerGroups groups,
       ProcessSupervisor processes,
       Map<String, FlinkGroupSupervisor> flinkGroups,
+      TaskQueue queue,
       Duration leaseTimeout,
       ObjectMapper json) {
     this.protocol = requireNonNull(protocol, "protocol is null");
@@ -54,6 +57,7 @@ final class WorkerRoutes {
     this.groups = requireNonNull(groups, "groups is null");
     this.processes = requireNonNull(processes, "processes is null");
     this.flinkGroups = requireNonNull(flinkGroups, "flinkGroups is null");
+    this.queue = requireNonNull(queue, "queue is null");
     this.leaseTimeout = requireNonNull(leaseTimeout, "leaseTimeout is null");
     this.json = requireNonNull(json, "json is null");
   }
@@ -226,6 +230,12 @@ final class WorkerRoutes {
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("groups", groupList);
     answer.put("workers", workerList);
+    Map<String, Object> tasks = new LinkedHashMap<>();
+    tasks.put("queued", queue.queued());
+    tasks.put("leased", queue.leased());
+    tasks.put("oldest_queued_at", queue.oldestQueuedAt().map(Object::toString).orElse(null));
+    tasks.put("slots", queue.slots());
+    answer.put("queue", tasks);
     return answer;
   }
 

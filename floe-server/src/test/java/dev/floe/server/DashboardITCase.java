@@ -1,0 +1,316 @@
+package dev.floe.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.core.Secret;
+import dev.floe.core.optimize.OptimizePolicy;
+import dev.floe.core.state.TableKey;
+import dev.floe.core.sync.SyncSummary;
+import dev.floe.iceberg.optimize.UpsertTables;
+import dev.floe.iceberg.optimize.UpsertWriter;
+import dev.floe.iceberg.optimize.UpsertWriter.Change;
+import dev.floe.server.store.HealthSample;
+import dev.floe.testing.ChromiumBrowser;
+import dev.floe.testing.Poll;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Cookie;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+
+/**
+ * The dashboard in a real headless Chromium against a keeper on real Iceberg tables, with a token
+ * set: the login and the session cookie's rules, each page showing the prepared state, a chart
+ * drawn, and an action (pause) that changes the table. Screenshots go to {@code target/dashboard/}.
+ */
+class DashboardITCase {
+
+  private static final Duration WITHIN = Duration.ofSeconds(30);
+  private static final Duration EVERY = Duration.ofMillis(100);
+  private static final Path SCREENSHOTS = Path.of("target", "dashboard");
+  private static final Map<String, String> NOT_OPTIMIZED =
+      Map.of(OptimizePolicy.ENABLED, "false", OptimizePolicy.TARGET_FILE_SIZE_BYTES, "1048576");
+
+  @TempDir Path directory;
+
+  private final HttpClient client = HttpClient.newHttpClient();
+  private final ObjectMapper json = new ObjectMapper();
+
+  @Test
+  void everyPageShowsTheKeepersStateBehindTheLogin() throws Exception {
+    try (KeeperFixture keeper =
+            new KeeperFixture(
+                directory, KeeperFixture.settings(5, Optional.of(Secret.of(KeeperFixture.TOKEN))));
+        ChromiumBrowser browser = ChromiumBrowser.start(1280, 800)) {
+      prepare(keeper);
+      String base = "http://127.0.0.1:" + keeper.http.port();
+      ChromeDriver driver = browser.driver();
+
+      // No page and no API without the token or a session.
+      HttpResponse<String> page = get(base + "/tables", Optional.empty());
+      assertThat(page.statusCode()).isEqualTo(303);
+      assertThat(page.headers().firstValue("Location")).contains("/login?next=%2Ftables");
+      assertThat(get(base + "/api/v1/tables", Optional.empty()).statusCode()).isEqualTo(401);
+      assertThat(get(base + "/tables/db.orders", Optional.of("floe_session=forged")).statusCode())
+          .isEqualTo(303);
+
+      // The login: a wrong token is refused, the right one leads back to the page asked for.
+      driver.get(base + "/tables");
+      assertThat(driver.getCurrentUrl()).isEqualTo(base + "/login?next=%2Ftables");
+      login(driver, "wrong-token");
+      assertThat(driver.findElement(By.id("login-error")).getText())
+          .isEqualTo("That is not the keeper's token (keeper.api-token). Try again.");
+      login(driver, KeeperFixture.TOKEN);
+      Poll.until(
+          "back at /tables", WITHIN, EVERY, () -> driver.getCurrentUrl().equals(base + "/tables"));
+      Cookie session = driver.manage().getCookieNamed("floe_session");
+      assertThat(session.isHttpOnly()).isTrue();
+      assertThat(session.getSameSite()).isEqualTo("Strict");
+      assertThat(session.getExpiry()).isAfter(Instant.now().plus(Duration.ofHours(11)));
+      assertThat((String) driver.executeScript("return document.cookie"))
+          .doesNotContain("floe_session");
+
+      // The API takes the session cookie; a change needs the page's header too (CSRF).
+      String cookie = "floe_session=" + session.getValue();
+      assertThat(get(base + "/api/v1/overview", Optional.of(cookie)).statusCode()).isEqualTo(200);
+      HttpResponse<String> forged =
+          post(base + "/api/v1/tables/db.users/optimize", cookie, Optional.empty());
+      assertThat(forged.statusCode()).isEqualTo(403);
+      assertThat(forged.body()).contains("X-Floe-Request: 1");
+      assertThat(
+              post(base + "/api/v1/tables/db.users/optimize", cookie, Optional.of("1"))
+                  .statusCode())
+          .isEqualTo(202);
+
+      // Tables: both, with health and state; sorted by health, the worst first.
+      ready(driver);
+      List<WebElement> rows = driver.findElements(By.cssSelector("#tables-body tr"));
+      assertThat(rows)
+          .extracting(row -> row.getAttribute("data-table"))
+          .containsExactly("db.orders", "db.users");
+      assertThat(text(driver, "#tables-count")).isEqualTo("Tables 1–2 of 2");
+      WebElement orders =
+          driver.findElement(By.cssSelector("#tables-body tr[data-table='db.orders']"));
+      int ordersHealth = keeper.table("db.orders").orElseThrow().get("health").asInt();
+      assertThat(orders.findElement(By.cssSelector("[data-health]")).getText())
+          .isEqualTo(Integer.toString(ordersHealth));
+      assertThat(orders.findElement(By.cssSelector("[data-state]")).getText())
+          .isEqualTo("disabled");
+      browser.screenshot(SCREENSHOTS.resolve("tables.png"));
+      driver.findElement(By.cssSelector("a[data-sort='health']")).click();
+      ready(driver);
+      assertThat(driver.getCurrentUrl()).endsWith("/tables?sort=health");
+      driver.findElement(By.name("q")).sendKeys("users");
+      driver.findElement(By.cssSelector("#filters button[type='submit']")).click();
+      Poll.until(
+          "filtered to db.users",
+          WITHIN,
+          EVERY,
+          () ->
+              driver.getCurrentUrl().contains("q=users")
+                  && driver.findElements(By.cssSelector("#tables-body tr")).size() == 1);
+
+      // Overview: tables by state, the freshness of the synced table, the workers.
+      driver.get(base + "/");
+      ready(driver);
+      assertThat(text(driver, "#tables-total")).isEqualTo("2");
+      assertThat(
+              driver
+                  .findElement(By.cssSelector("#by-state [data-name='disabled']"))
+                  .getAttribute("data-count"))
+          .isEqualTo("2");
+      assertThat(
+              driver.findElement(By.cssSelector("#freshness tr[data-table='db.users']")).getText())
+          .contains("db.users");
+      assertThat(driver.findElement(By.cssSelector("#groups tr[data-group]")).getText())
+          .contains("2");
+      assertThat(driver.findElement(By.id("zone")).getText()).startsWith("Times in ");
+      assertThat(driver.findElement(By.cssSelector("#events")).getText())
+          .contains("table_discovered");
+      browser.screenshot(SCREENSHOTS.resolve("overview.png"));
+
+      // Table detail: figures, charts drawn, the snapshot timeline, and pause with confirmation.
+      driver.get(base + "/tables/db.orders");
+      ready(driver);
+      assertThat(text(driver, "#table-name")).startsWith("db.orders");
+      assertThat(driver.findElement(By.cssSelector("#table-state [data-state]")).getText())
+          .isEqualTo("disabled");
+      Poll.until(
+          "both charts are drawn",
+          WITHIN,
+          EVERY,
+          () ->
+              !driver.findElements(By.cssSelector("#health-chart canvas")).isEmpty()
+                  && !driver.findElements(By.cssSelector("#size-chart canvas")).isEmpty());
+      assertThat(driver.findElements(By.cssSelector("#snapshots tr[data-writer='other']")))
+          .hasSize(6);
+      assertThat(driver.findElements(By.cssSelector("#partitions tbody tr"))).hasSize(1);
+      browser.screenshot(SCREENSHOTS.resolve("table.png"));
+      driver.findElement(By.id("action-pause")).click();
+      Poll.until(
+          "the confirmation is open",
+          WITHIN,
+          EVERY,
+          () -> driver.findElement(By.id("confirm")).isDisplayed());
+      assertThat(text(driver, "#confirm-text")).startsWith("Pause db.orders?");
+      driver.findElement(By.id("confirm-yes")).click();
+      Poll.until(
+          "the page shows db.orders paused",
+          WITHIN,
+          EVERY,
+          () ->
+              driver
+                  .findElement(By.cssSelector("#table-state [data-state]"))
+                  .getText()
+                  .equals("paused"));
+      assertThat(keeper.table("db.orders").orElseThrow().get("state").asText()).isEqualTo("paused");
+
+      // Workers: the group with its target and live count, and the queue.
+      driver.get(base + "/workers");
+      ready(driver);
+      WebElement group = driver.findElement(By.cssSelector("#groups tr[data-group]"));
+      assertThat(group.getText()).contains("threads");
+      assertThat(text(driver, "#queue-queued")).isEqualTo("0");
+      browser.screenshot(SCREENSHOTS.resolve("workers.png"));
+
+      // Alerts and verifications: said plainly when this keeper has none.
+      for (String name : List.of("alerts", "verifications")) {
+        driver.get(base + "/" + name);
+        ready(driver);
+        assertThat(text(driver, "#" + name)).contains("not available in this version");
+        browser.screenshot(SCREENSHOTS.resolve(name + ".png"));
+      }
+
+      // A phone-sized window: the overview fits its width.
+      browser.resize(390, 844);
+      driver.get(base + "/");
+      ready(driver);
+      long overflow =
+          (Long)
+              driver.executeScript(
+                  "return document.documentElement.scrollWidth - document.documentElement.clientWidth");
+      assertThat(overflow).isZero();
+      browser.screenshot(SCREENSHOTS.resolve("overview-phone.png"));
+
+      // Logging out ends the session on the server.
+      driver.findElement(By.id("logout")).click();
+      Poll.until(
+          "at the login page",
+          WITHIN,
+          EVERY,
+          () -> driver.getCurrentUrl().startsWith(base + "/login"));
+      assertThat(get(base + "/api/v1/overview", Optional.of(cookie)).statusCode()).isEqualTo(401);
+    }
+  }
+
+  /** db.orders: six small appends, optimize off; db.users: two appends and a sync commit. */
+  private void prepare(KeeperFixture keeper) throws Exception {
+    Table orders =
+        UpsertTables.create(
+            keeper.catalog.catalog(), "orders", PartitionSpec.unpartitioned(), NOT_OPTIMIZED);
+    UpsertWriter ordersWriter = new UpsertWriter(orders);
+    for (int commit = 0; commit < 6; commit++) {
+      ordersWriter.append(inserts(commit * 100L, commit * 100L + 100));
+    }
+    Table users =
+        UpsertTables.create(
+            keeper.catalog.catalog(), "users", PartitionSpec.unpartitioned(), NOT_OPTIMIZED);
+    UpsertWriter usersWriter = new UpsertWriter(users);
+    usersWriter.append(inserts(0, 50));
+    usersWriter.append(inserts(50, 100));
+    users
+        .newAppend()
+        .set(SyncSummary.SYNC_ID, "sync-1")
+        .set(SyncSummary.SOURCE_WATERMARK_MS, Long.toString(System.currentTimeMillis() - 90_000))
+        .commit();
+    Poll.until(
+        "both tables are evaluated",
+        WITHIN,
+        EVERY,
+        () ->
+            keeper.table("db.orders").map(t -> t.get("data_files").asInt() == 6).orElse(false)
+                && keeper
+                    .table("db.users")
+                    .map(t -> !t.get("source_watermark_at").isNull())
+                    .orElse(false));
+    // An hour of earlier evaluations, so the health chart has a line.
+    Instant now = Instant.now();
+    for (int minute = 60; minute > 0; minute -= 5) {
+      Instant at = now.minus(Duration.ofMinutes(minute));
+      keeper
+          .service
+          .store()
+          .saveHealthSample(
+              new HealthSample(
+                  new TableKey("floe", "db.orders"),
+                  at,
+                  100 - minute / 2,
+                  minute / 10,
+                  minute / 10,
+                  0,
+                  0,
+                  Optional.empty()),
+              at.toEpochMilli() / HealthHistory.SPACING.toMillis());
+    }
+  }
+
+  private static void login(WebDriver driver, String token) {
+    driver.findElement(By.id("token")).sendKeys(token);
+    driver.findElement(By.id("login-submit")).click();
+  }
+
+  private static void ready(WebDriver driver) throws Exception {
+    Poll.until(
+        "the page " + driver.getCurrentUrl() + " is drawn",
+        WITHIN,
+        EVERY,
+        () ->
+            "true"
+                .equals(
+                    ((ChromeDriver) driver).executeScript("return document.body.dataset.ready")));
+  }
+
+  private static String text(WebDriver driver, String selector) {
+    return driver.findElement(By.cssSelector(selector)).getText();
+  }
+
+  private HttpResponse<String> get(String url, Optional<String> cookie) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).GET();
+    cookie.ifPresent(value -> request.header("Cookie", value));
+    return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> post(String url, String cookie, Optional<String> csrf)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(url))
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .header("Cookie", cookie);
+    csrf.ifPresent(value -> request.header("X-Floe-Request", value));
+    return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static List<Change> inserts(long from, long to) {
+    List<Change> changes = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      changes.add(Change.upsert(id, "v" + id));
+    }
+    return changes;
+  }
+}
