@@ -103,7 +103,7 @@ final class ServeCommand implements Callable<Integer> {
                 : keeper.listen().host())
             + ":"
             + http.port()
-            + "/api/v1 (metrics at /metrics); store "
+            + "/ (the dashboard; API at /api/v1, metrics at /metrics); store "
             + service.store().description()
             + ". Ctrl-C stops it.");
     out.flush();
