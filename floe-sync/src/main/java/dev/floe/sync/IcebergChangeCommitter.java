@@ -3,12 +3,7 @@ package dev.floe.sync;
 import static java.util.Objects.requireNonNull;
 
 import dev.floe.core.sync.SyncSummary;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -69,7 +64,7 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
 
   private transient Catalog catalog;
   private transient String syncId;
-  private transient NavigableMap<Long, Checkpoint> checkpoints;
+  private transient NavigableMap<Long, PendingCheckpoint> checkpoints;
   private transient ListState<byte[]> state;
   private transient Map<String, CommitMark> committed;
   private transient Map<String, TableMetrics> metrics;
@@ -98,26 +93,26 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     }
   }
 
-  /** What one checkpoint brought: files per table and schema version, and the binlog progress. */
+  /**
+   * State version 0 only: what one checkpoint brought, as Floe kept it in Java-serialized state
+   * before {@link CommitterStateSerializer}. {@link LegacyCommitterState} reads it from old
+   * checkpoints and savepoints; nothing writes it. Its name, fields and serialVersionUID must not
+   * change.
+   */
   static final class Checkpoint implements Serializable {
     private static final long serialVersionUID = 2L;
     final Map<String, TreeMap<Integer, List<WriteResult>>> results = new HashMap<>();
-
-    /** The UUID of the Iceberg table each table's files were written for. */
     final Map<String, String> tableUuids = new HashMap<>();
 
-    /** Per table, the schema versions that begin with a TRUNCATE TABLE (null in older state). */
+    /** Absent (null) in state written before TRUNCATE TABLE was supported. */
     private Map<String, TreeSet<Integer>> truncations;
-
-    Map<String, TreeSet<Integer>> truncations() {
-      if (truncations == null) {
-        truncations = new HashMap<>();
-      }
-      return truncations;
-    }
 
     BinlogPosition position = BinlogPosition.NONE;
     long sourceMillis;
+
+    Map<String, TreeSet<Integer>> truncations() {
+      return truncations == null ? Map.of() : truncations;
+    }
   }
 
   /** The sync's id, for a fresh start; a restored committer keeps the id in its state. */
@@ -145,15 +140,29 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     syncId = initialSyncId;
     if (context.isRestored()) {
       for (byte[] bytes : state.get()) {
-        Object[] restored = (Object[]) deserialize(bytes);
-        syncId = (String) restored[0];
-        @SuppressWarnings("unchecked")
-        NavigableMap<Long, Checkpoint> pending = (NavigableMap<Long, Checkpoint>) restored[1];
-        checkpoints.putAll(pending);
+        CommitterState restored =
+            CommitterStateSerializer.isJavaSerialized(bytes)
+                ? LegacyCommitterState.read(bytes, this::specsOfTable)
+                : CommitterStateSerializer.read(bytes);
+        syncId = restored.syncId();
+        checkpoints.putAll(restored.checkpoints());
       }
       // Everything in restored state belongs to completed checkpoints: land what is missing.
       commitUpTo(Long.MAX_VALUE);
     }
+  }
+
+  /**
+   * The partition specs of a table, if it is still the one of that UUID (null: not recorded), for
+   * files in version 0 state.
+   */
+  private java.util.Optional<Map<Integer, org.apache.iceberg.PartitionSpec>> specsOfTable(
+      String tableKey, String writtenFor) {
+    Table table = catalog.loadTable(SyncTargets.lakeTable(tableKey));
+    if (writtenFor != null && !writtenFor.equals(table.uuid().toString())) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(table.specs());
   }
 
   /** The metrics of a table, registered on first use. */
@@ -179,8 +188,8 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   @Override
   public void processElement(StreamRecord<TableCommittable> element) {
     TableCommittable committable = element.getValue();
-    Checkpoint checkpoint =
-        checkpoints.computeIfAbsent(committable.checkpointId(), id -> new Checkpoint());
+    PendingCheckpoint checkpoint =
+        checkpoints.computeIfAbsent(committable.checkpointId(), id -> new PendingCheckpoint());
     checkpoint.position = checkpoint.position.max(committable.binlogPosition());
     checkpoint.sourceMillis = Math.max(checkpoint.sourceMillis, committable.sourceMillis());
     committable
@@ -188,16 +197,9 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
         .ifPresent(
             table -> {
               if (committable.truncate()) {
-                checkpoint
-                    .truncations()
-                    .computeIfAbsent(table, name -> new TreeSet<>())
-                    .add(committable.schemaVersion());
+                checkpoint.addTruncation(table, committable.schemaVersion());
               } else {
-                checkpoint
-                    .results
-                    .computeIfAbsent(table, name -> new TreeMap<>())
-                    .computeIfAbsent(committable.schemaVersion(), version -> new ArrayList<>())
-                    .add(committable.writeResult());
+                checkpoint.addFiles(table, committable.schemaVersion(), committable.files());
               }
             });
     committable
@@ -208,7 +210,7 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
-    state.update(List.of(serialize(new Object[] {syncId, new TreeMap<>(checkpoints)})));
+    state.update(List.of(CommitterStateSerializer.write(new CommitterState(syncId, checkpoints))));
   }
 
   @Override
@@ -218,15 +220,15 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   }
 
   private void commitUpTo(long checkpointId) {
-    NavigableMap<Long, Checkpoint> ready = checkpoints.headMap(checkpointId, true);
-    for (Map.Entry<Long, Checkpoint> entry : ready.entrySet()) {
-      Checkpoint checkpoint = entry.getValue();
+    NavigableMap<Long, PendingCheckpoint> ready = checkpoints.headMap(checkpointId, true);
+    for (Map.Entry<Long, PendingCheckpoint> entry : ready.entrySet()) {
+      PendingCheckpoint checkpoint = entry.getValue();
       java.util.Set<String> tables = new java.util.TreeSet<>(checkpoint.results.keySet());
-      tables.addAll(checkpoint.truncations().keySet());
+      tables.addAll(checkpoint.truncations.keySet());
       for (String table : tables) {
-        TreeMap<Integer, List<WriteResult>> files =
+        TreeMap<Integer, List<PendingFiles>> files =
             checkpoint.results.getOrDefault(table, new TreeMap<>());
-        TreeSet<Integer> truncated = checkpoint.truncations().getOrDefault(table, new TreeSet<>());
+        TreeSet<Integer> truncated = checkpoint.truncations.getOrDefault(table, new TreeSet<>());
         TreeSet<Integer> versions = new TreeSet<>(files.keySet());
         versions.addAll(truncated);
         int part = 0;
@@ -256,7 +258,7 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
    * since (a --resnapshot), or its history already holds the part.
    */
   private java.util.Optional<Table> target(
-      String tableKey, CommitMark mark, Checkpoint checkpoint) {
+      String tableKey, CommitMark mark, PendingCheckpoint checkpoint) {
     Table table = catalog.loadTable(SyncTargets.lakeTable(tableKey));
     String writtenFor = checkpoint.tableUuids.get(tableKey);
     if (writtenFor != null && !writtenFor.equals(table.uuid().toString())) {
@@ -282,7 +284,7 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   }
 
   /** Records the sync, checkpoint, part and binlog progress in the commit's summary. */
-  private void stamp(SnapshotUpdate<?> update, CommitMark mark, Checkpoint checkpoint) {
+  private void stamp(SnapshotUpdate<?> update, CommitMark mark, PendingCheckpoint checkpoint) {
     String checkpointId = Long.toString(mark.checkpoint());
     update.set(SyncSummary.SYNC_ID, syncId);
     update.set(SyncSummary.CHECKPOINT_ID, checkpointId);
@@ -297,7 +299,7 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   }
 
   /** Empties the table: a TRUNCATE TABLE reached at this part of the checkpoint. */
-  private void truncate(String tableKey, CommitMark mark, Checkpoint checkpoint) {
+  private void truncate(String tableKey, CommitMark mark, PendingCheckpoint checkpoint) {
     java.util.Optional<Table> found = target(tableKey, mark, checkpoint);
     if (found.isEmpty()) {
       return;
@@ -316,12 +318,16 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   }
 
   private void commit(
-      String tableKey, List<WriteResult> results, CommitMark mark, Checkpoint checkpoint) {
+      String tableKey, List<PendingFiles> pending, CommitMark mark, PendingCheckpoint checkpoint) {
     java.util.Optional<Table> found = target(tableKey, mark, checkpoint);
     if (found.isEmpty()) {
       return;
     }
     Table table = found.get();
+    List<WriteResult> results = new ArrayList<>();
+    for (PendingFiles files : pending) {
+      results.add(files.toWriteResult(table.specs()));
+    }
     long checkpointId = mark.checkpoint();
     RowDelta rowDelta = table.newRowDelta();
     int dataFiles = 0;
@@ -392,20 +398,6 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
       }
     } finally {
       super.close();
-    }
-  }
-
-  private static byte[] serialize(Object value) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(value);
-    }
-    return bytes.toByteArray();
-  }
-
-  private static Object deserialize(byte[] bytes) throws IOException, ClassNotFoundException {
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
-      return in.readObject();
     }
   }
 }

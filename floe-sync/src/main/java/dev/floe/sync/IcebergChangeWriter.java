@@ -112,7 +112,9 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
     writers.clear();
     for (TableCommittable.Pending files : closed) {
       output.collect(
-          new StreamRecord<>(TableCommittable.files(checkpointId, files, position, sourceMillis)));
+          new StreamRecord<>(
+              TableCommittable.files(
+                  checkpointId, files, tables.get(files.table()).specs(), position, sourceMillis)));
     }
     closed.clear();
     output.collect(

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
@@ -88,7 +87,7 @@ final class SyncJob {
         .keyBy(new RowKeySelector())
         .transform(
             "iceberg writer",
-            TypeInformation.of(TableCommittable.class),
+            new SerializerTypeInfo<>(TableCommittable.class, TableCommittableSerializer.INSTANCE),
             new IcebergChangeWriter(catalogLoader))
         .uid(WRITER_UID)
         .setParallelism(options.parallelism())

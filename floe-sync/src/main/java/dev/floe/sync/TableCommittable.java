@@ -1,29 +1,28 @@
 package dev.floe.sync;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.Serializable;
-import java.io.UncheckedIOException;
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.io.WriteResult;
 
 /**
  * What a writer subtask hands the committer for one checkpoint: the files it wrote for one table
  * and schema version (none for a progress-only message) and how far in the binlog it had read.
+ * Immutable; sent between operators by {@link TableCommittableSerializer}, its files in their
+ * portable form ({@link PendingFiles}).
  */
-final class TableCommittable implements Serializable {
-
-  private static final long serialVersionUID = 1L;
+final class TableCommittable {
 
   private final long checkpointId;
   private final String table;
   private final int schemaVersion;
   private final String tableUuid;
   private final boolean truncate;
-  private final byte[] writeResult;
+  private final PendingFiles files;
   private final String binlogFile;
   private final long binlogPosition;
   private final long sourceMillis;
@@ -34,17 +33,17 @@ final class TableCommittable implements Serializable {
       int schemaVersion,
       String tableUuid,
       boolean truncate,
-      byte[] writeResult,
+      PendingFiles files,
       String binlogFile,
       long binlogPosition,
       long sourceMillis) {
     this.checkpointId = checkpointId;
-    this.table = table;
+    this.table = requireNonNull(table, "table is null");
     this.schemaVersion = schemaVersion;
-    this.tableUuid = tableUuid;
+    this.tableUuid = requireNonNull(tableUuid, "tableUuid is null");
     this.truncate = truncate;
-    this.writeResult = writeResult;
-    this.binlogFile = binlogFile;
+    this.files = requireNonNull(files, "files is null");
+    this.binlogFile = requireNonNull(binlogFile, "binlogFile is null");
     this.binlogPosition = binlogPosition;
     this.sourceMillis = sourceMillis;
   }
@@ -60,15 +59,24 @@ final class TableCommittable implements Serializable {
     }
   }
 
+  static final PendingFiles NO_FILES = new PendingFiles(List.of(), List.of(), List.of());
+
+  /**
+   * @param specs the partition specs of the table the files were written for, by id
+   */
   static TableCommittable files(
-      long checkpointId, Pending files, BinlogPosition position, long sourceMillis) {
+      long checkpointId,
+      Pending files,
+      Map<Integer, PartitionSpec> specs,
+      BinlogPosition position,
+      long sourceMillis) {
     return new TableCommittable(
         checkpointId,
         files.table(),
         files.schemaVersion(),
         files.tableUuid(),
         files.truncate(),
-        files.truncate() ? new byte[0] : serialize(files.result()),
+        files.truncate() ? NO_FILES : PendingFiles.of(files.result(), specs),
         position.file(),
         position.position(),
         sourceMillis);
@@ -81,7 +89,7 @@ final class TableCommittable implements Serializable {
         0,
         "",
         false,
-        new byte[0],
+        NO_FILES,
         position.file(),
         position.position(),
         sourceMillis);
@@ -111,14 +119,9 @@ final class TableCommittable implements Serializable {
     return tableUuid;
   }
 
-  WriteResult writeResult() {
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(writeResult))) {
-      return (WriteResult) in.readObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read a write result", e);
-    } catch (ClassNotFoundException e) {
-      throw new IllegalStateException("cannot read a write result", e);
-    }
+  /** The files, in their portable form; none for a TRUNCATE or a progress-only message. */
+  PendingFiles files() {
+    return files;
   }
 
   BinlogPosition binlogPosition() {
@@ -129,13 +132,68 @@ final class TableCommittable implements Serializable {
     return sourceMillis;
   }
 
-  private static byte[] serialize(WriteResult result) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(result);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot serialize a write result", e);
-    }
-    return bytes.toByteArray();
+  /** Every field, in the order {@link TableCommittableSerializer} writes them. */
+  static TableCommittable of(
+      long checkpointId,
+      String table,
+      int schemaVersion,
+      String tableUuid,
+      boolean truncate,
+      PendingFiles files,
+      BinlogPosition position,
+      long sourceMillis) {
+    return new TableCommittable(
+        checkpointId,
+        table,
+        schemaVersion,
+        tableUuid,
+        truncate,
+        files,
+        position.file(),
+        position.position(),
+        sourceMillis);
+  }
+
+  /** The table's name as kept: empty for progress-only messages. */
+  String tableName() {
+    return table;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof TableCommittable that
+        && checkpointId == that.checkpointId
+        && table.equals(that.table)
+        && schemaVersion == that.schemaVersion
+        && tableUuid.equals(that.tableUuid)
+        && truncate == that.truncate
+        && files.equals(that.files)
+        && binlogFile.equals(that.binlogFile)
+        && binlogPosition == that.binlogPosition
+        && sourceMillis == that.sourceMillis;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(checkpointId, table, schemaVersion, tableUuid, files, binlogPosition);
+  }
+
+  @Override
+  public String toString() {
+    return "TableCommittable{checkpoint="
+        + checkpointId
+        + ", table="
+        + table
+        + ", schemaVersion="
+        + schemaVersion
+        + ", truncate="
+        + truncate
+        + ", files="
+        + files
+        + ", binlog="
+        + binlogFile
+        + ":"
+        + binlogPosition
+        + "}";
   }
 }
