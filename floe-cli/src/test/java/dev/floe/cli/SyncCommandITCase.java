@@ -7,6 +7,7 @@ import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.testing.MariaDbExtension;
 import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.Poll;
 import dev.floe.testing.SampleShop;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -16,9 +17,9 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -226,30 +227,28 @@ class SyncCommandITCase {
   }
 
   private static void awaitOutput(Path log, String text) throws Exception {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    while (Instant.now().isBefore(deadline)) {
-      if (Files.exists(log) && Files.readString(log, StandardCharsets.UTF_8).contains(text)) {
-        return;
-      }
-      Thread.sleep(200); // polling the child's output, bounded by the deadline
-    }
-    throw new AssertionError(
-        "'" + text + "' not printed within " + DEADLINE + ":\n" + Files.readString(log));
+    Poll.untilNothingWrong(
+        "'" + text + "' is printed",
+        DEADLINE,
+        Duration.ofMillis(200),
+        () -> {
+          String printed = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+          return printed.contains(text) ? Optional.empty() : Optional.of("printed:\n" + printed);
+        });
   }
 
   private void awaitRows(MariaDbServer server, String database, String table) throws Exception {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    long expected = -1;
-    long actual = -2;
-    while (Instant.now().isBefore(deadline)) {
-      expected = mysqlCount(server, database, table);
-      actual = lakeCount(database, table);
-      if (expected == actual) {
-        return;
-      }
-      Thread.sleep(500); // polling the lake, bounded by the deadline
-    }
-    throw new AssertionError(table + ": " + expected + " rows in MySQL, " + actual + " in Iceberg");
+    Poll.untilNothingWrong(
+        table + " holds MySQL's row count",
+        DEADLINE,
+        Duration.ofMillis(500),
+        () -> {
+          long expected = mysqlCount(server, database, table);
+          long actual = lakeCount(database, table);
+          return expected == actual
+              ? Optional.empty()
+              : Optional.of(expected + " rows in MySQL, " + actual + " in Iceberg");
+        });
   }
 
   private static long mysqlCount(MariaDbServer server, String database, String table)

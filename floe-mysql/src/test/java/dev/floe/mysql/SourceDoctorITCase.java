@@ -9,13 +9,13 @@ import dev.floe.core.source.SourceReport;
 import dev.floe.core.source.SourceRequirements;
 import dev.floe.testing.MariaDbExtension;
 import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.Poll;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -205,17 +205,20 @@ class SourceDoctorITCase {
   }
 
   private static void awaitReplicating(MariaDbServer replica) throws Exception {
-    Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-    while (Instant.now().isBefore(deadline)) {
-      try (Connection connection = replica.rootConnection();
-          Statement statement = connection.createStatement();
-          ResultSet status = statement.executeQuery("SHOW SLAVE STATUS")) {
-        if (status.next() && "Yes".equals(status.getString("Slave_IO_Running"))) {
-          return;
-        }
-      }
-      Thread.sleep(100); // polling replication start-up, bounded by the deadline
+    try {
+      Poll.until(
+          "the replica replicates",
+          Duration.ofSeconds(30),
+          Duration.ofMillis(100),
+          () -> {
+            try (Connection connection = replica.rootConnection();
+                Statement statement = connection.createStatement();
+                ResultSet status = statement.executeQuery("SHOW SLAVE STATUS")) {
+              return status.next() && "Yes".equals(status.getString("Slave_IO_Running"));
+            }
+          });
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + ": " + replica.errorLogTail(), e);
     }
-    throw new AssertionError("replica did not start replicating: " + replica.errorLogTail());
   }
 }

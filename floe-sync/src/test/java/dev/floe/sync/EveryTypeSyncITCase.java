@@ -1,7 +1,5 @@
 package dev.floe.sync;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.floe.core.config.CatalogSettings;
 import dev.floe.core.config.SyncSettings;
 import dev.floe.core.source.MySqlSourceAddress;
@@ -10,9 +8,9 @@ import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.mysql.MySqlConnections;
 import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.Poll;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -97,17 +95,18 @@ class EveryTypeSyncITCase {
   }
 
   private static void awaitEqual(MariaDbServer server, Table table, int rows) throws Exception {
-    Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
-    TreeMap<String, String> expected = new TreeMap<>();
-    TreeMap<String, String> actual = new TreeMap<>();
-    while (Instant.now().isBefore(deadline)) {
-      expected = LakeComparison.mysqlRows(server, "types", "all_types", table.schema());
-      actual = LakeComparison.lakeRows(table);
-      if (actual.size() == rows && expected.equals(actual)) {
-        return;
-      }
-      Thread.sleep(300); // polling the lake, bounded by the deadline
-    }
-    assertThat(actual).isEqualTo(expected);
+    Poll.untilNothingWrong(
+        "the lake holds every row of all_types",
+        Duration.ofSeconds(120),
+        Duration.ofMillis(300),
+        () -> {
+          TreeMap<String, String> expected =
+              LakeComparison.mysqlRows(server, "types", "all_types", table.schema());
+          TreeMap<String, String> actual = LakeComparison.lakeRows(table);
+          return actual.size() == rows && expected.equals(actual)
+              ? Optional.empty()
+              : Optional.of(
+                  expected.size() + " rows in MySQL, " + actual.size() + " in Iceberg: " + actual);
+        });
   }
 }

@@ -12,6 +12,7 @@ import dev.floe.iceberg.FloeCatalog;
 import dev.floe.mysql.MySqlConnections;
 import dev.floe.testing.MariaDbExtension;
 import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.Poll;
 import dev.floe.testing.SampleShop;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -153,20 +154,17 @@ class MySqlSyncITCase {
   }
 
   private void awaitEqual() throws Exception {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    Map<String, String> lastDifference = Map.of();
     Instant start = Instant.now();
-    while (Instant.now().isBefore(deadline)) {
-      lastDifference = differences();
-      if (lastDifference.isEmpty()) {
-        org.slf4j.LoggerFactory.getLogger(MySqlSyncITCase.class)
-            .info("lake equal to MySQL after {}", Duration.between(start, Instant.now()));
-        return;
-      }
-      Thread.sleep(500); // polling the lake until it catches up, bounded by the deadline
-    }
-    throw new AssertionError(
-        "MySQL and Iceberg still differ after " + DEADLINE + ": " + lastDifference);
+    Poll.untilNothingWrong(
+        "MySQL and Iceberg hold the same rows",
+        DEADLINE,
+        Duration.ofMillis(500),
+        () -> {
+          Map<String, String> differences = differences();
+          return differences.isEmpty() ? Optional.empty() : Optional.of(differences.toString());
+        });
+    org.slf4j.LoggerFactory.getLogger(MySqlSyncITCase.class)
+        .info("lake equal to MySQL after {}", Duration.between(start, Instant.now()));
   }
 
   private Map<String, String> differences() throws Exception {

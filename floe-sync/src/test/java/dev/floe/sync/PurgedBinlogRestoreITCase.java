@@ -12,12 +12,12 @@ import dev.floe.iceberg.FloeCatalog;
 import dev.floe.mysql.MySqlConnections;
 import dev.floe.testing.MariaDbExtension;
 import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.Poll;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -141,15 +141,14 @@ class PurgedBinlogRestoreITCase {
    * checkpoint moves on shortly after a flush), so PURGE is repeated until the file is gone.
    */
   private void purgeBinlogsBefore(String head, String gone) throws Exception {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    while (Instant.now().isBefore(deadline)) {
-      server.execute("PURGE BINARY LOGS TO '" + head + "'");
-      if (!binlogFiles().contains(gone)) {
-        return;
-      }
-      Thread.sleep(200); // polling until the server lets the file go, bounded by the deadline
-    }
-    throw new AssertionError(gone + " could not be purged within " + DEADLINE);
+    Poll.until(
+        gone + " is purged",
+        DEADLINE,
+        Duration.ofMillis(200),
+        () -> {
+          server.execute("PURGE BINARY LOGS TO '" + head + "'");
+          return !binlogFiles().contains(gone);
+        });
   }
 
   private List<String> binlogFiles() throws Exception {
@@ -174,23 +173,22 @@ class PurgedBinlogRestoreITCase {
   }
 
   private void awaitEqual() throws Exception {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    String difference = "";
     TableIdentifier identifier = TableIdentifier.of(database, "events");
-    while (Instant.now().isBefore(deadline)) {
-      if (catalog.catalog().tableExists(identifier)) {
-        Table table = catalog.catalog().loadTable(identifier);
-        TreeMap<String, String> expected =
-            LakeComparison.mysqlRows(server, database, "events", table.schema());
-        TreeMap<String, String> actual = LakeComparison.lakeRows(table);
-        if (expected.equals(actual)) {
-          return;
-        }
-        difference = expected.size() + " rows in MySQL, " + actual.size() + " in Iceberg";
-      }
-      Thread.sleep(500); // polling the lake until it catches up, bounded by the deadline
-    }
-    throw new AssertionError(
-        "MySQL and Iceberg still differ after " + DEADLINE + ": " + difference);
+    Poll.untilNothingWrong(
+        "MySQL and Iceberg hold the same rows",
+        DEADLINE,
+        Duration.ofMillis(500),
+        () -> {
+          if (!catalog.catalog().tableExists(identifier)) {
+            return Optional.of("no Iceberg table");
+          }
+          Table table = catalog.catalog().loadTable(identifier);
+          TreeMap<String, String> expected =
+              LakeComparison.mysqlRows(server, database, "events", table.schema());
+          TreeMap<String, String> actual = LakeComparison.lakeRows(table);
+          return expected.equals(actual)
+              ? Optional.empty()
+              : Optional.of(expected.size() + " rows in MySQL, " + actual.size() + " in Iceberg");
+        });
   }
 }

@@ -19,7 +19,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -252,17 +251,14 @@ class SchemaChangeITCase {
   }
 
   private void awaitEqual(String... tables) throws Exception {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    Map<String, String> differences = Map.of();
-    while (Instant.now().isBefore(deadline)) {
-      differences = differences(tables);
-      if (differences.isEmpty()) {
-        return;
-      }
-      Thread.sleep(300); // polling the lake until it catches up, bounded by the deadline
-    }
-    throw new AssertionError(
-        "MySQL and Iceberg still differ after " + DEADLINE + ": " + differences);
+    Poll.untilNothingWrong(
+        "MySQL and Iceberg hold the same rows",
+        DEADLINE,
+        Duration.ofMillis(300),
+        () -> {
+          Map<String, String> differences = differences(tables);
+          return differences.isEmpty() ? Optional.empty() : Optional.of(differences.toString());
+        });
   }
 
   private Map<String, String> differences(String... tables) throws Exception {

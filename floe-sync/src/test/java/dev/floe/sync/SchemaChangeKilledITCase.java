@@ -9,10 +9,10 @@ import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.testing.MariaDbExtension;
 import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.Poll;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.Table;
@@ -59,12 +59,17 @@ class SchemaChangeKilledITCase {
       // Wait for a binlog-phase commit: the next checkpoint is about 20 s away from here.
       server.execute("UPDATE " + table + " SET a = -1 WHERE id = 1");
       awaitEqual(server, catalog, database);
-      Instant running = Instant.now().plus(DEADLINE);
-      while (!binlogCommitted(lakeTable(catalog, database))) {
-        assertThat(Instant.now()).as("a binlog-phase commit").isBefore(running);
-        server.execute("UPDATE " + table + " SET a = a - 1 WHERE id = 1");
-        Thread.sleep(300); // polling the table's history, bounded by the deadline
-      }
+      Poll.until(
+          "a binlog-phase commit",
+          DEADLINE,
+          Duration.ofMillis(300),
+          () -> {
+            if (binlogCommitted(lakeTable(catalog, database))) {
+              return true;
+            }
+            server.execute("UPDATE " + table + " SET a = a - 1 WHERE id = 1");
+            return false;
+          });
       awaitEqual(server, catalog, database);
 
       // a TRUNCATE between rows of u, then the DDL on t: both reach the lake before the kill
@@ -79,11 +84,11 @@ class SchemaChangeKilledITCase {
           "UPDATE " + table + " SET c = id, bb = CONCAT(bb, ' after') WHERE id > 5 AND id <= 20",
           "INSERT INTO " + table + " VALUES (1000, 1, 'new', 7)",
           "DELETE FROM " + table + " WHERE id = 2");
-      Instant deadline = Instant.now().plus(DEADLINE);
-      while (lakeTable(catalog, database).schema().findField("c") == null) {
-        assertThat(Instant.now()).as("the DDL reaches the lake").isBefore(deadline);
-        Thread.sleep(100); // polling the table's schema, bounded by the deadline
-      }
+      Poll.until(
+          "the DDL reaches the lake",
+          DEADLINE,
+          Duration.ofMillis(100),
+          () -> lakeTable(catalog, database).schema().findField("c") != null);
       first.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
       Table killed = lakeTable(catalog, database);
       assertThat(killed.properties()).containsKey(SyncProperties.SCHEMA_POSITION);
@@ -133,22 +138,15 @@ class SchemaChangeKilledITCase {
 
   private static void awaitEqual(
       MariaDbServer server, FloeCatalog catalog, String database, String table) throws Exception {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    String difference = "no Iceberg table";
-    while (Instant.now().isBefore(deadline)) {
-      TableIdentifier identifier = TableIdentifier.of(database, table);
-      if (catalog.catalog().tableExists(identifier)) {
-        Optional<String> found =
-            LakeComparison.difference(
-                server, database, table, catalog.catalog().loadTable(identifier));
-        if (found.isEmpty()) {
-          return;
-        }
-        difference = found.get();
-      }
-      Thread.sleep(300); // polling the lake until it catches up, bounded by the deadline
-    }
-    throw new AssertionError(
-        "MySQL and Iceberg still differ after " + DEADLINE + ": " + difference);
+    TableIdentifier identifier = TableIdentifier.of(database, table);
+    Poll.untilNothingWrong(
+        "MySQL and Iceberg hold the same rows of " + table,
+        DEADLINE,
+        Duration.ofMillis(300),
+        () ->
+            catalog.catalog().tableExists(identifier)
+                ? LakeComparison.difference(
+                    server, database, table, catalog.catalog().loadTable(identifier))
+                : Optional.of("no Iceberg table"));
   }
 }

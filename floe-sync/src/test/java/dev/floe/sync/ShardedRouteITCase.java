@@ -25,7 +25,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -326,21 +325,15 @@ class ShardedRouteITCase {
   }
 
   private void awaitEqual() throws Exception {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    Optional<String> difference = Optional.of("not compared");
-    while (Instant.now().isBefore(deadline)) {
-      TableIdentifier identifier = TableIdentifier.of(first, "orders");
-      difference =
-          catalog.catalog().tableExists(identifier)
-              ? LakeComparison.difference(server, List.copyOf(shards), orders())
-              : Optional.of("no Iceberg table");
-      if (difference.isEmpty()) {
-        return;
-      }
-      Thread.sleep(300); // polling the lake until it catches up, bounded by the deadline
-    }
-    throw new AssertionError(
-        "MySQL and Iceberg still differ after " + DEADLINE + ": " + difference);
+    TableIdentifier identifier = TableIdentifier.of(first, "orders");
+    Poll.untilNothingWrong(
+        "MySQL's shards and Iceberg hold the same rows",
+        DEADLINE,
+        Duration.ofMillis(300),
+        () ->
+            catalog.catalog().tableExists(identifier)
+                ? LakeComparison.difference(server, List.copyOf(shards), orders())
+                : Optional.of("no Iceberg table"));
   }
 
   private static void awaitTraffic(Traffic traffic, int statements) throws Exception {

@@ -13,11 +13,11 @@ import dev.floe.iceberg.FloeCatalog;
 import dev.floe.mysql.MySqlConnections;
 import dev.floe.testing.MariaDbExtension;
 import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.Poll;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -150,23 +150,22 @@ class SnapshotCopyITCase {
    * checkpoint moves on shortly after a flush), so PURGE is repeated until the file is gone.
    */
   private void purgeBinlogsBefore(String head, String gone) throws Exception {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    while (Instant.now().isBefore(deadline)) {
-      server.execute("PURGE BINARY LOGS TO '" + head + "'");
-      try (java.sql.Connection connection = server.rootConnection();
-          Statement statement = connection.createStatement();
-          ResultSet rows = statement.executeQuery("SHOW BINARY LOGS")) {
-        boolean present = false;
-        while (rows.next()) {
-          present |= rows.getString(1).equals(gone);
-        }
-        if (!present) {
-          return;
-        }
-      }
-      Thread.sleep(200); // polling until the server lets the file go, bounded by the deadline
-    }
-    throw new AssertionError(gone + " could not be purged within " + DEADLINE);
+    Poll.until(
+        gone + " is purged",
+        DEADLINE,
+        Duration.ofMillis(200),
+        () -> {
+          server.execute("PURGE BINARY LOGS TO '" + head + "'");
+          try (java.sql.Connection connection = server.rootConnection();
+              Statement statement = connection.createStatement();
+              ResultSet rows = statement.executeQuery("SHOW BINARY LOGS")) {
+            boolean present = false;
+            while (rows.next()) {
+              present |= rows.getString(1).equals(gone);
+            }
+            return !present;
+          }
+        });
   }
 
   private String binlogHeadFile() throws java.sql.SQLException {
@@ -179,29 +178,31 @@ class SnapshotCopyITCase {
   }
 
   /** The binlog job's per-table metrics show committed rows and a lag once changes land. */
-  private void awaitMetrics() throws InterruptedException {
+  private void awaitMetrics() throws Exception {
     // Flink writes the group value db.table with '_' for '.' in dotted identifiers
     String table = "table." + database + "_events.";
-    Instant deadline = Instant.now().plus(DEADLINE);
-    while (Instant.now().isBefore(deadline)) {
-      Optional<org.apache.flink.metrics.Metric> rows =
-          CapturingReporter.find(table + "committedRows");
-      Optional<org.apache.flink.metrics.Metric> lag = CapturingReporter.find(table + "lagMillis");
-      if (rows.isPresent()
-          && lag.isPresent()
-          && ((org.apache.flink.metrics.Counter) rows.get()).getCount() > 0
-          && (Long) ((org.apache.flink.metrics.Gauge<?>) lag.get()).getValue() >= 0) {
-        return;
-      }
-      Thread.sleep(200); // polling the reporter, bounded by the deadline
-    }
-    throw new AssertionError(
-        "no committedRows / lagMillis metrics for "
-            + table
-            + " among "
-            + CapturingReporter.identifiers().stream()
-                .filter(name -> name.contains(".table."))
-                .toList());
+    Poll.untilNothingWrong(
+        "committedRows and lagMillis metrics for " + table,
+        DEADLINE,
+        Duration.ofMillis(200),
+        () -> {
+          Optional<org.apache.flink.metrics.Metric> rows =
+              CapturingReporter.find(table + "committedRows");
+          Optional<org.apache.flink.metrics.Metric> lag =
+              CapturingReporter.find(table + "lagMillis");
+          boolean reported =
+              rows.isPresent()
+                  && lag.isPresent()
+                  && ((org.apache.flink.metrics.Counter) rows.get()).getCount() > 0
+                  && (Long) ((org.apache.flink.metrics.Gauge<?>) lag.get()).getValue() >= 0;
+          return reported
+              ? Optional.empty()
+              : Optional.of(
+                  "metrics so far: "
+                      + CapturingReporter.identifiers().stream()
+                          .filter(name -> name.contains(".table."))
+                          .toList());
+        });
   }
 
   private SyncOptions options(int chunkRows, long rowsPerSecond, Map<String, String> partitions) {
@@ -222,33 +223,29 @@ class SnapshotCopyITCase {
     return catalog.catalog().loadTable(TableIdentifier.of(database, "events"));
   }
 
-  private void awaitFirstCommit() throws InterruptedException {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    while (Instant.now().isBefore(deadline)) {
-      if (catalog.catalog().tableExists(TableIdentifier.of(database, "events"))
-          && lakeTable().currentSnapshot() != null) {
-        return;
-      }
-      Thread.sleep(50); // polling for the first commit, bounded by the deadline
-    }
-    throw new AssertionError("no snapshot commit within " + DEADLINE);
+  private void awaitFirstCommit() throws Exception {
+    Poll.until(
+        "a first snapshot commit",
+        DEADLINE,
+        Duration.ofMillis(50),
+        () ->
+            catalog.catalog().tableExists(TableIdentifier.of(database, "events"))
+                && lakeTable().currentSnapshot() != null);
   }
 
   private void awaitEqual() throws Exception {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    String difference = "";
-    while (Instant.now().isBefore(deadline)) {
-      Table table = lakeTable();
-      TreeMap<String, String> expected =
-          LakeComparison.mysqlRows(server, database, "events", table.schema());
-      TreeMap<String, String> actual = LakeComparison.lakeRows(table);
-      if (expected.equals(actual)) {
-        return;
-      }
-      difference = expected.size() + " rows in MySQL, " + actual.size() + " in Iceberg";
-      Thread.sleep(500); // polling the lake until it catches up, bounded by the deadline
-    }
-    throw new AssertionError(
-        "MySQL and Iceberg still differ after " + DEADLINE + ": " + difference);
+    Poll.untilNothingWrong(
+        "MySQL and Iceberg hold the same rows",
+        DEADLINE,
+        Duration.ofMillis(500),
+        () -> {
+          Table table = lakeTable();
+          TreeMap<String, String> expected =
+              LakeComparison.mysqlRows(server, database, "events", table.schema());
+          TreeMap<String, String> actual = LakeComparison.lakeRows(table);
+          return expected.equals(actual)
+              ? Optional.empty()
+              : Optional.of(expected.size() + " rows in MySQL, " + actual.size() + " in Iceberg");
+        });
   }
 }

@@ -13,9 +13,9 @@ import dev.floe.iceberg.FloeCatalog;
 import dev.floe.mysql.MySqlConnections;
 import dev.floe.testing.MariaDbExtension;
 import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.Poll;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -70,16 +70,16 @@ class SyncFailureITCase {
   }
 
   private static void awaitSnapshotComplete(FloeCatalog catalog, TableIdentifier table)
-      throws InterruptedException {
-    Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-    while (Instant.now().isBefore(deadline)) {
-      Snapshot current = catalog.catalog().loadTable(table).currentSnapshot();
-      if (current != null && "true".equals(current.summary().get(SyncSummary.SNAPSHOT_COMPLETE))) {
-        return;
-      }
-      Thread.sleep(50); // polling for the copy's last commit, bounded by the deadline
-    }
-    throw new AssertionError(table + ": the initial snapshot did not complete within 60 s");
+      throws Exception {
+    Poll.until(
+        table + ": the initial snapshot completes",
+        Duration.ofSeconds(60),
+        Duration.ofMillis(50),
+        () -> {
+          Snapshot current = catalog.catalog().loadTable(table).currentSnapshot();
+          return current != null
+              && "true".equals(current.summary().get(SyncSummary.SNAPSHOT_COMPLETE));
+        });
   }
 
   private SyncOptions options(MariaDbServer server, String database) {

@@ -8,12 +8,13 @@ import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.testing.MariaDbExtension;
 import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.Poll;
 import dev.floe.testing.SampleShop;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.Snapshot;
@@ -90,16 +91,14 @@ class SyncKilledITCase {
 
   private static void awaitSomeSnapshotCommitted(FloeCatalog catalog, String database)
       throws Exception {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    while (Instant.now().isBefore(deadline)) {
-      TableIdentifier items = TableIdentifier.of(database, "order_items");
-      if (catalog.catalog().tableExists(items)
-          && catalog.catalog().loadTable(items).currentSnapshot() != null) {
-        return;
-      }
-      Thread.sleep(50); // polling for the first commit, bounded by the deadline
-    }
-    throw new AssertionError("no snapshot rows committed within " + DEADLINE);
+    TableIdentifier items = TableIdentifier.of(database, "order_items");
+    Poll.until(
+        "a first commit to order_items",
+        DEADLINE,
+        Duration.ofMillis(50),
+        () ->
+            catalog.catalog().tableExists(items)
+                && catalog.catalog().loadTable(items).currentSnapshot() != null);
   }
 
   private static boolean snapshotComplete(FloeCatalog catalog, String database, String table) {
@@ -129,32 +128,31 @@ class SyncKilledITCase {
 
   private static void awaitEqual(MariaDbServer server, String database, FloeCatalog catalog)
       throws Exception {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    String difference = "";
-    while (Instant.now().isBefore(deadline)) {
-      difference = "";
-      for (String table : TABLES) {
-        TableIdentifier identifier = TableIdentifier.of(database, table);
-        if (!catalog.catalog().tableExists(identifier)) {
-          difference = table + " missing";
-          break;
-        }
-        Table iceberg = catalog.catalog().loadTable(identifier);
-        TreeMap<String, String> expected =
-            LakeComparison.mysqlRows(server, database, table, iceberg.schema());
-        TreeMap<String, String> actual = LakeComparison.lakeRows(iceberg);
-        if (!expected.equals(actual)) {
-          difference =
-              table + ": " + expected.size() + " rows in MySQL, " + actual.size() + " in Iceberg";
-          break;
-        }
-      }
-      if (difference.isEmpty()) {
-        return;
-      }
-      Thread.sleep(500); // polling the lake until it catches up, bounded by the deadline
-    }
-    throw new AssertionError(
-        "MySQL and Iceberg still differ after " + DEADLINE + ": " + difference);
+    Poll.untilNothingWrong(
+        "MySQL and Iceberg hold the same rows",
+        DEADLINE,
+        Duration.ofMillis(500),
+        () -> {
+          for (String table : TABLES) {
+            TableIdentifier identifier = TableIdentifier.of(database, table);
+            if (!catalog.catalog().tableExists(identifier)) {
+              return Optional.of(table + " missing");
+            }
+            Table iceberg = catalog.catalog().loadTable(identifier);
+            TreeMap<String, String> expected =
+                LakeComparison.mysqlRows(server, database, table, iceberg.schema());
+            TreeMap<String, String> actual = LakeComparison.lakeRows(iceberg);
+            if (!expected.equals(actual)) {
+              return Optional.of(
+                  table
+                      + ": "
+                      + expected.size()
+                      + " rows in MySQL, "
+                      + actual.size()
+                      + " in Iceberg");
+            }
+          }
+          return Optional.empty();
+        });
   }
 }

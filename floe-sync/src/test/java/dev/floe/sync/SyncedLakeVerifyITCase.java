@@ -14,6 +14,7 @@ import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.mysql.MySqlConnections;
 import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.Poll;
 import dev.floe.verify.Verifier;
 import dev.floe.verify.VerifyOptions;
 import dev.floe.verify.VerifyProgress;
@@ -238,40 +239,35 @@ class SyncedLakeVerifyITCase {
 
   private static void awaitSourceClockPast(MariaDbServer server, LocalDateTime time)
       throws Exception {
-    Instant deadline = Instant.now().plus(Duration.ofSeconds(10));
-    while (sourceNow(server).isBefore(time)) {
-      assertThat(Instant.now()).as("source clock reaches %s", time).isBefore(deadline);
-      Thread.sleep(50); // polling the source clock, bounded by the deadline
-    }
+    Poll.until(
+        "the source clock reaches " + time,
+        Duration.ofSeconds(10),
+        Duration.ofMillis(50),
+        () -> !sourceNow(server).isBefore(time));
   }
 
   private static void awaitLakeRows(FloeCatalog catalog, TableIdentifier lakeTable, int rows)
       throws Exception {
-    Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
-    while (true) {
-      if (catalog.catalog().tableExists(lakeTable)) {
-        Table table = catalog.catalog().loadTable(lakeTable);
-        if (LakeComparison.lakeRows(table).size() == rows) {
-          return;
-        }
-      }
-      assertThat(Instant.now()).as("%s holds %d rows", lakeTable, rows).isBefore(deadline);
-      Thread.sleep(300); // polling the lake, bounded by the deadline
-    }
+    Poll.until(
+        lakeTable + " holds " + rows + " rows",
+        Duration.ofSeconds(120),
+        Duration.ofMillis(300),
+        () ->
+            catalog.catalog().tableExists(lakeTable)
+                && LakeComparison.lakeRows(catalog.catalog().loadTable(lakeTable)).size() == rows);
   }
 
   private static void awaitWatermarkPast(
       FloeCatalog catalog, TableIdentifier lakeTable, Instant cutoff) throws Exception {
-    Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
-    while (true) {
-      Snapshot current = catalog.catalog().loadTable(lakeTable).currentSnapshot();
-      String watermark =
-          current == null ? null : current.summary().get(SyncSummary.SOURCE_WATERMARK_MS);
-      if (watermark != null && Long.parseLong(watermark) >= cutoff.toEpochMilli()) {
-        return;
-      }
-      assertThat(Instant.now()).as("the lake's watermark passes %s", cutoff).isBefore(deadline);
-      Thread.sleep(300); // polling the lake, bounded by the deadline
-    }
+    Poll.until(
+        "the lake's watermark passes " + cutoff,
+        Duration.ofSeconds(120),
+        Duration.ofMillis(300),
+        () -> {
+          Snapshot current = catalog.catalog().loadTable(lakeTable).currentSnapshot();
+          String watermark =
+              current == null ? null : current.summary().get(SyncSummary.SOURCE_WATERMARK_MS);
+          return watermark != null && Long.parseLong(watermark) >= cutoff.toEpochMilli();
+        });
   }
 }

@@ -18,7 +18,37 @@ public final class Poll {
     java.util.Optional<T> look() throws Exception;
   }
 
+  /** A check that says what is still wrong, or nothing once the awaited state is reached. */
+  @FunctionalInterface
+  public interface Check {
+    java.util.Optional<String> whatIsWrong() throws Exception;
+  }
+
   private Poll() {}
+
+  /**
+   * Returns once {@code check} finds nothing wrong, checking it every {@code every}.
+   *
+   * @throws AssertionError naming {@code what} and the last thing found wrong when something is
+   *     still wrong after {@code within}
+   */
+  public static void untilNothingWrong(String what, Duration within, Duration every, Check check)
+      throws Exception {
+    String[] wrong = {"never checked"};
+    try {
+      until(
+          what,
+          within,
+          every,
+          () -> {
+            java.util.Optional<String> found = check.whatIsWrong();
+            found.ifPresent(w -> wrong[0] = w);
+            return found.isEmpty();
+          });
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "; last seen: " + wrong[0], e);
+    }
+  }
 
   /**
    * Returns the value once {@code probe} finds one, looking every {@code every}.
