@@ -1,5 +1,6 @@
 package dev.floe.cli;
 
+import dev.floe.core.WorkerToken;
 import dev.floe.core.config.FloeSettings;
 import dev.floe.core.config.KeeperSettings;
 import dev.floe.core.config.ListenAddress;
@@ -65,7 +66,10 @@ final class ServeCommand implements Callable<Integer> {
             keeper,
             floe.context().clock(),
             new IcebergMaintenanceJobs(),
-            new OptimizerProcessLauncher(settings.dataDirectory(), keeper.apiToken()));
+            new OptimizerProcessLauncher(settings.dataDirectory(), keeper.apiToken()),
+            new FlinkWorkerJobLauncher(
+                settings.dataDirectory().resolve("tmp").resolve("flink-worker-jars"),
+                keeper.apiToken().map(WorkerToken::derive)));
     KeeperHttpServer http;
     try {
       service.start();

@@ -31,6 +31,17 @@ final class FloeProcess implements AutoCloseable {
   private final HttpClient client = HttpClient.newHttpClient();
   private final ObjectMapper json = new ObjectMapper();
   private final List<Process> processes = new ArrayList<>();
+  private final Optional<String> token;
+
+  /** A client of keepers without an API token. */
+  FloeProcess() {
+    this(Optional.empty());
+  }
+
+  /** A client that sends the keeper's API token. */
+  FloeProcess(Optional<String> token) {
+    this.token = token;
+  }
 
   /** Starts {@code floe ARGS...} with its output in {@code log}. */
   Process start(Path log, List<String> arguments) throws IOException {
@@ -127,8 +138,10 @@ final class FloeProcess implements AutoCloseable {
 
   /** GET of a text the keeper serves (e.g. /metrics); fails unless 200. */
   String text(int port, String path) throws Exception {
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build();
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET();
+    token.ifPresent(value -> builder.header("Authorization", "Bearer " + value));
+    HttpRequest request = builder.build();
     HttpResponse<String> response;
     try {
       response = client.send(request, HttpResponse.BodyHandlers.ofString());

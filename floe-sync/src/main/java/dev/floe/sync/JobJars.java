@@ -8,17 +8,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 
 /**
- * The jars a Flink cluster needs to run Floe's binlog job: this process's classpath, in its order
+ * The jars a Flink cluster needs to run one of Floe's jobs: this process's classpath, in its order
  * (the CDC connector's jar patches Debezium classes and must come before Debezium's), without
- * Flink's own jars, which every cluster has (connectors, which clusters do not have, are kept).
- * Class directories (a build's {@code target/classes}) are packed into jars.
+ * Flink's own jars, which every cluster has (connectors, which clusters do not have, are kept), and
+ * without what the job does not need. Class directories (a build's {@code target/classes}) are
+ * packed into jars.
  */
-final class JobJars {
+public final class JobJars {
 
   private JobJars() {}
 
@@ -28,6 +30,14 @@ final class JobJars {
   }
 
   static List<Path> of(String classpath, Path work) {
+    return of(classpath, work, entry -> true);
+  }
+
+  /**
+   * The entries of {@code classpath} that {@code keep} accepts (and Flink does not provide), in
+   * order; directories are packed into jars under {@code work}.
+   */
+  public static List<Path> of(String classpath, Path work, Predicate<Path> keep) {
     List<Path> jars = new ArrayList<>();
     int directories = 0;
     for (String entry : classpath.split(File.pathSeparator)) {
@@ -35,6 +45,9 @@ final class JobJars {
         continue;
       }
       Path path = Path.of(entry).toAbsolutePath();
+      if (!keep.test(path)) {
+        continue;
+      }
       if (Files.isDirectory(path)) {
         jars.add(pack(path, work.resolve("classes-" + directories++ + ".jar")));
       } else if (Files.isRegularFile(path)
