@@ -6,7 +6,10 @@ import dev.floe.core.state.TableKey;
 import dev.floe.server.store.KeeperEvent;
 import dev.floe.server.store.KeeperStore;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,10 +20,16 @@ public final class KeeperEvents {
 
   private final KeeperStore store;
   private final Clock clock;
+  private final List<Consumer<KeeperEvent>> listeners = new CopyOnWriteArrayList<>();
 
   public KeeperEvents(KeeperStore store, Clock clock) {
     this.store = requireNonNull(store, "store is null");
     this.clock = requireNonNull(clock, "clock is null");
+  }
+
+  /** Tells {@code listener} of every event raised from now on, on the thread that raises it. */
+  public void addListener(Consumer<KeeperEvent> listener) {
+    listeners.add(requireNonNull(listener, "listener is null"));
   }
 
   public void table(String kind, TableKey key, String message) {
@@ -47,6 +56,13 @@ public final class KeeperEvents {
       store.recordEvent(event);
     } catch (RuntimeException e) {
       LOG.warn("cannot store event {}", event.kind(), e);
+    }
+    for (Consumer<KeeperEvent> listener : listeners) {
+      try {
+        listener.accept(event);
+      } catch (RuntimeException e) {
+        LOG.warn("a listener of event {} failed", event.kind(), e);
+      }
     }
   }
 }

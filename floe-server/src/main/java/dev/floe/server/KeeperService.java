@@ -10,6 +10,11 @@ import dev.floe.core.state.TableKey;
 import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.iceberg.optimize.OptimizeJob;
+import dev.floe.server.alerts.AlertDelivery;
+import dev.floe.server.alerts.AlertLoop;
+import dev.floe.server.alerts.KeeperObservations;
+import dev.floe.server.alerts.SyncObservation;
+import dev.floe.server.alerts.VerificationObservation;
 import dev.floe.server.discovery.CatalogApiLister;
 import dev.floe.server.discovery.DiscoveryLoop;
 import dev.floe.server.discovery.JdbcCatalogLister;
@@ -45,6 +50,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.slf4j.Logger;
@@ -64,6 +71,14 @@ public final class KeeperService implements AutoCloseable {
 
   /** How long a worker process may take to hand its tasks back and end when the service stops. */
   public static final Duration PROCESS_STOP_GRACE = Duration.ofSeconds(15);
+
+  /** Events whose alert must be notified at once rather than at the next check. */
+  private static final Set<String> URGENT_EVENTS =
+      Set.of(
+          KeeperEvent.TABLE_REWOUND,
+          KeeperEvent.TABLE_QUARANTINED,
+          KeeperEvent.CATALOG_UNREACHABLE,
+          KeeperEvent.CAPACITY_BELOW_TARGET);
 
   private final KeeperSettings settings;
   private final Clock clock;
@@ -89,6 +104,9 @@ public final class KeeperService implements AutoCloseable {
   private final DiscoveryLoop discovery;
   private final MaintenanceLoop maintenance;
   private final KeeperMetrics metrics;
+  private final KeeperObservations alertObservations;
+  private final AlertDelivery alertDelivery;
+  private final AlertLoop alerts;
   private final List<Thread> threads = new ArrayList<>();
   private volatile Instant startedAt = Instant.EPOCH;
 
@@ -203,6 +221,37 @@ public final class KeeperService implements AutoCloseable {
                 settings.maintenance().orphans()));
     this.metrics = new KeeperMetrics(registry, queue, workers, groups, workerRegistry, clock);
     coordinator.onRun(metrics::recordRun);
+    // The syncs and verifications report through these once their parts are in the service.
+    Supplier<List<SyncObservation>> syncs = List::of;
+    Supplier<List<VerificationObservation>> verifications = List::of;
+    this.alertObservations =
+        new KeeperObservations(
+            registry, evaluator, capacity, queue, discovery, syncs, verifications);
+    this.alertDelivery =
+        AlertDelivery.of(
+            settings.alerts().channels(),
+            settings.alerts().smtp(),
+            store.alerts(),
+            clock,
+            metrics::recordDelivery);
+    this.alerts =
+        new AlertLoop(
+            alertObservations,
+            settings.alerts(),
+            store.alerts(),
+            alertDelivery,
+            events,
+            clock,
+            settings.refreshInterval(),
+            settings.alerts().linkBase().orElseGet(() -> linkBase(settings.listen())));
+    metrics.bindAlerts(alerts::firingByRule);
+    events.addListener(
+        event -> {
+          alertObservations.heard(event);
+          if (URGENT_EVENTS.contains(event.kind())) {
+            alerts.wakeUp();
+          }
+        });
   }
 
   /**
@@ -357,6 +406,9 @@ public final class KeeperService implements AutoCloseable {
     start("floe-keeper-scheduler", scheduler);
     start("floe-keeper-maintenance", maintenance);
     start("floe-keeper-capacity", capacity);
+    alertObservations.restore(store.alerts().firing());
+    store.alerts().prune(clock.instant().minus(settings.historyRetention()));
+    start("floe-keeper-alerts", alerts);
     flinkGroups
         .values()
         .forEach(flink -> start("floe-keeper-flink-" + flink.group().name(), flink));
@@ -372,6 +424,15 @@ public final class KeeperService implements AutoCloseable {
     thread.setDaemon(true);
     threads.add(thread);
     thread.start();
+  }
+
+  /** The dashboard's address when keeper.alerts.link-base is not set: the listen address. */
+  private static String linkBase(dev.floe.core.config.ListenAddress listen) {
+    String host = listen.host();
+    if (host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]") || host.isEmpty()) {
+      host = "127.0.0.1";
+    }
+    return "http://" + host + ":" + listen.port();
   }
 
   public TableRegistry registry() {
@@ -392,6 +453,16 @@ public final class KeeperService implements AutoCloseable {
 
   public Clock clock() {
     return clock;
+  }
+
+  /** The alert loop: its checks, acknowledgements and links. */
+  public AlertLoop alerts() {
+    return alerts;
+  }
+
+  /** The alert channels and their delivery. */
+  public AlertDelivery alertDelivery() {
+    return alertDelivery;
   }
 
   public KeeperMetrics metrics() {
@@ -549,6 +620,7 @@ public final class KeeperService implements AutoCloseable {
     scheduler.stop();
     maintenance.stop();
     capacity.stop();
+    alerts.stop();
     flinkGroups.values().forEach(flink -> flink.stop(PROCESS_STOP_GRACE));
     processes.stop(PROCESS_STOP_GRACE);
     workers.stop(STOP_GRACE);
@@ -560,6 +632,7 @@ public final class KeeperService implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
+    alertDelivery.close();
     evaluator.close();
     metrics.close();
     for (KeptCatalog catalog : catalogs.values()) {

@@ -44,6 +44,8 @@ public final class DiscoveryLoop implements Runnable {
   private final Clock clock;
   private final Duration interval;
   private final Set<String> unreachable = new HashSet<>();
+  private final Map<String, String> unreachableErrors =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final PeriodicLoop loop;
   private volatile Instant lastRefresh = Instant.EPOCH;
   private volatile Refresh last = new Refresh(0, 0, 0, 0, 0);
@@ -83,6 +85,11 @@ public final class DiscoveryLoop implements Runnable {
     return lastRefresh;
   }
 
+  /** The catalogs whose last listing failed, with the error; safe from any thread. */
+  public Map<String, String> unreachable() {
+    return Map.copyOf(unreachableErrors);
+  }
+
   public Refresh lastResult() {
     return last;
   }
@@ -105,6 +112,7 @@ public final class DiscoveryLoop implements Runnable {
         listed = catalog.lister().list();
       } catch (RuntimeException e) {
         failed++;
+        unreachableErrors.put(catalog.name(), String.valueOf(e.getMessage()));
         if (unreachable.add(catalog.name())) {
           events.catalog(
               KeeperEvent.CATALOG_UNREACHABLE,
@@ -121,6 +129,7 @@ public final class DiscoveryLoop implements Runnable {
         }
         continue;
       }
+      unreachableErrors.remove(catalog.name());
       if (unreachable.remove(catalog.name())) {
         LOG.info("catalog {} is reachable again", catalog.name());
       }

@@ -2,6 +2,7 @@ package dev.floe.server.metrics;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.floe.core.alert.AlertRule;
 import dev.floe.core.state.TableKey;
 import dev.floe.server.TableRegistry;
 import dev.floe.server.optimize.OptimizerWorkers;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -109,6 +111,26 @@ public final class KeeperMetrics implements TableRegistry.Listener, AutoCloseabl
   /** The Prometheus text exposition. */
   public String scrape() {
     return registry.scrape();
+  }
+
+  /** Publishes the alerts firing per rule, as the alert loop last saw them. */
+  public void bindAlerts(Supplier<Map<AlertRule, Integer>> firingByRule) {
+    for (AlertRule rule : AlertRule.values()) {
+      Gauge.builder(
+              "floe_alerts_firing", firingByRule, firing -> firing.get().getOrDefault(rule, 0))
+          .tag("rule", rule.ruleName())
+          .description("Alerts firing, by rule")
+          .register(registry);
+    }
+  }
+
+  /** Counts a finished delivery attempt. */
+  public void recordDelivery(String channel, String status) {
+    Counter.builder("floe_alert_deliveries_total")
+        .tags(Tags.of("channel", channel, "status", status))
+        .description("Alert delivery attempts, by channel and outcome (sent, failed)")
+        .register(registry)
+        .increment();
   }
 
   /** Counts a finished run. */

@@ -284,6 +284,17 @@ public final class TaskQueue {
         .min(Instant::compareTo);
   }
 
+  /** Per worker group, when its oldest waiting task was queued (groups with none left out). */
+  public synchronized Map<String, Instant> oldestQueuedAtByGroup() {
+    Map<String, Instant> oldest = new HashMap<>();
+    for (QueuedTask task : tasks.values()) {
+      if (task.worker == null) {
+        oldest.merge(task.run().group(), task.queuedAt(), (a, b) -> a.isBefore(b) ? a : b);
+      }
+    }
+    return Map.copyOf(oldest);
+  }
+
   /** Task slots of every group together. */
   public int slots() {
     return slots.values().stream().mapToInt(Integer::intValue).sum();

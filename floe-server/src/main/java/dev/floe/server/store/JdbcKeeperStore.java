@@ -41,6 +41,7 @@ public final class JdbcKeeperStore implements KeeperStore {
   private final Properties connectionProperties;
   private final Dialect dialect;
   private final String description;
+  private final JdbcAlertStore alerts = new JdbcAlertStore(this);
   private Connection connection;
 
   private JdbcKeeperStore(String url, Properties properties, Dialect dialect, String description) {
@@ -505,24 +506,29 @@ public final class JdbcKeeperStore implements KeeperStore {
     }
   }
 
-  // ---- JDBC plumbing ----
+  @Override
+  public AlertStore alerts() {
+    return alerts;
+  }
+
+  // ---- JDBC plumbing (JdbcAlertStore uses it too, holding this store's lock) ----
 
   @FunctionalInterface
-  private interface Binder {
+  interface Binder {
     void bind(PreparedStatement statement) throws SQLException;
   }
 
   @FunctionalInterface
-  private interface RowReader<T> {
+  interface RowReader<T> {
     T read(ResultSet rows) throws SQLException;
   }
 
   @FunctionalInterface
-  private interface Work {
+  interface Work {
     void run(Connection connection) throws SQLException;
   }
 
-  private <T> List<T> query(String what, String sql, Binder binder, RowReader<T> reader) {
+  <T> List<T> query(String what, String sql, Binder binder, RowReader<T> reader) {
     try (PreparedStatement statement = connection().prepareStatement(sql)) {
       binder.bind(statement);
       try (ResultSet rows = statement.executeQuery()) {
@@ -538,7 +544,7 @@ public final class JdbcKeeperStore implements KeeperStore {
     }
   }
 
-  private void update(String what, String sql, Binder binder) {
+  void update(String what, String sql, Binder binder) {
     try (PreparedStatement statement = connection().prepareStatement(sql)) {
       binder.bind(statement);
       statement.executeUpdate();
@@ -548,7 +554,7 @@ public final class JdbcKeeperStore implements KeeperStore {
     }
   }
 
-  private void transaction(String what, Work work) {
+  void transaction(String what, Work work) {
     try {
       Connection open = connection();
       open.setAutoCommit(false);

@@ -32,6 +32,11 @@ public record KeeperEvent(
   public static final String WORKER_LOST = "worker_lost";
   public static final String CAPACITY_BELOW_TARGET = "capacity_below_target";
   public static final String CAPACITY_RESTORED = "capacity_restored";
+  public static final String ALERT_FIRED = "alert_fired";
+  public static final String ALERT_RESOLVED = "alert_resolved";
+
+  /** A table property meant for the alert rules that cannot be used (named in the message). */
+  public static final String ALERT_PROPERTY_INVALID = "alert_property_invalid";
 
   public KeeperEvent {
     requireNonNull(at, "at is null");

@@ -52,6 +52,9 @@ public interface KeeperStore extends TableStateStore, AutoCloseable {
   /** Deletes runs, events and health samples older than {@code before}. */
   void prune(Instant before);
 
+  /** The alerts, their deliveries and silences, in the same database. */
+  AlertStore alerts();
+
   /** Where the store is, for messages: never holds a password. */
   String description();
 

@@ -104,7 +104,44 @@ final class StoreMigrations {
               + " PRIMARY KEY (catalog_name, table_name, bucket))",
           "CREATE INDEX keeper_health_samples_at ON keeper_health_samples (at)");
 
-  private static final List<List<String>> MIGRATIONS = List.of(V1, V2);
+  /**
+   * Version 3: alerts (one row per firing of a rule and subject), every delivery attempt, and
+   * silences.
+   */
+  private static final List<String> V3 =
+      List.of(
+          "CREATE TABLE keeper_alerts ("
+              + " id {identity},"
+              + " rule VARCHAR(64) NOT NULL,"
+              + " subject VARCHAR(1024) NOT NULL,"
+              + " state VARCHAR(16) NOT NULL,"
+              + " message TEXT NOT NULL,"
+              + " link TEXT NOT NULL,"
+              + " fired_at BIGINT NOT NULL,"
+              + " resolved_at BIGINT,"
+              + " last_notified_at BIGINT,"
+              + " acknowledged_at BIGINT)",
+          "CREATE INDEX keeper_alerts_state ON keeper_alerts (state, id)",
+          "CREATE TABLE keeper_alert_deliveries ("
+              + " id {identity},"
+              + " alert_id BIGINT,"
+              + " channel VARCHAR(64) NOT NULL,"
+              + " attempt INTEGER NOT NULL,"
+              + " at BIGINT NOT NULL,"
+              + " status VARCHAR(16) NOT NULL,"
+              + " http_status INTEGER,"
+              + " error TEXT)",
+          "CREATE INDEX keeper_alert_deliveries_alert ON keeper_alert_deliveries (alert_id, id)",
+          "CREATE INDEX keeper_alert_deliveries_channel ON keeper_alert_deliveries (channel, id)",
+          "CREATE TABLE keeper_silences ("
+              + " id {identity},"
+              + " rule VARCHAR(64) NOT NULL,"
+              + " subject VARCHAR(1024) NOT NULL,"
+              + " created_at BIGINT NOT NULL,"
+              + " until_at BIGINT NOT NULL,"
+              + " reason TEXT NOT NULL)");
+
+  private static final List<List<String>> MIGRATIONS = List.of(V1, V2, V3);
 
   static final int LATEST = MIGRATIONS.size();
 

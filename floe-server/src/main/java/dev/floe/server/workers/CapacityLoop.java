@@ -75,6 +75,11 @@ public final class CapacityLoop implements Runnable {
     return lastTick;
   }
 
+  /** The groups below their target for longer than the grace: those capacity_below_target named. */
+  public synchronized Set<String> belowTarget() {
+    return Set.copyOf(reported);
+  }
+
   /** One check of every group. */
   public synchronized void tick() {
     Instant now = clock.instant();

@@ -364,7 +364,7 @@ class JdbcKeeperStoreTest {
 
       JdbcKeeperStore store = open();
 
-      assertThat(store.schemaVersion()).isEqualTo(2);
+      assertThat(store.schemaVersion()).isEqualTo(StoreMigrations.LATEST);
       assertThat(store.tables())
           .containsExactly(
               TableRecord.discovered(ORDERS)
