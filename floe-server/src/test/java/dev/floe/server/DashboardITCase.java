@@ -131,26 +131,23 @@ class DashboardITCase {
       ready(driver);
       assertThat(text(driver, "#tables-total")).isEqualTo("2");
       assertThat(
-              driver
-                  .findElement(By.cssSelector("#by-state [data-name='disabled']"))
-                  .getAttribute("data-count"))
+              (String)
+                  driver.executeScript(
+                      "return document.querySelector(\"#by-state [data-name='disabled']\")"
+                          + ".dataset.count"))
           .isEqualTo("2");
-      assertThat(
-              driver.findElement(By.cssSelector("#freshness tr[data-table='db.users']")).getText())
-          .contains("db.users");
-      assertThat(driver.findElement(By.cssSelector("#groups tr[data-group]")).getText())
-          .contains("2");
-      assertThat(driver.findElement(By.id("zone")).getText()).startsWith("Times in ");
-      assertThat(driver.findElement(By.cssSelector("#events")).getText())
-          .contains("table_discovered");
+      assertThat(text(driver, "#freshness tr[data-table='db.users']")).contains("db.users");
+      assertThat(text(driver, "#groups tr[data-group]")).contains("2");
+      assertThat(text(driver, "#zone")).startsWith("Times in ");
+      assertThat(text(driver, "#alerts-firing")).isEqualTo("0");
+      assertThat(text(driver, "#events")).contains("table_discovered");
       browser.screenshot(SCREENSHOTS.resolve("overview.png"));
 
       // Table detail: figures, charts drawn, the snapshot timeline, and pause with confirmation.
       driver.get(base + "/tables/db.orders");
       ready(driver);
       assertThat(text(driver, "#table-name")).startsWith("db.orders");
-      assertThat(driver.findElement(By.cssSelector("#table-state [data-state]")).getText())
-          .isEqualTo("disabled");
+      assertThat(text(driver, "#table-state [data-state]")).isEqualTo("disabled");
       Poll.until(
           "both charts are drawn",
           WITHIN,
@@ -174,18 +171,13 @@ class DashboardITCase {
           "the page shows db.orders paused",
           WITHIN,
           EVERY,
-          () ->
-              driver
-                  .findElement(By.cssSelector("#table-state [data-state]"))
-                  .getText()
-                  .equals("paused"));
+          () -> "paused".equals(current(driver, "#table-state [data-state]")));
       assertThat(keeper.table("db.orders").orElseThrow().get("state").asText()).isEqualTo("paused");
 
       // Workers: the group with its target and live count, and the queue.
       driver.get(base + "/workers");
       ready(driver);
-      WebElement group = driver.findElement(By.cssSelector("#groups tr[data-group]"));
-      assertThat(group.getText()).contains("threads");
+      assertThat(text(driver, "#groups tr[data-group]")).contains("threads");
       assertThat(text(driver, "#queue-queued")).isEqualTo("0");
       browser.screenshot(SCREENSHOTS.resolve("workers.png"));
 
@@ -286,8 +278,18 @@ class DashboardITCase {
                     ((ChromeDriver) driver).executeScript("return document.body.dataset.ready")));
   }
 
+  /** The element's text as it is now, read in one step (a page may redraw between two). */
+  private static String current(WebDriver driver, String selector) {
+    return (String)
+        ((ChromeDriver) driver)
+            .executeScript(
+                "const e = document.querySelector(arguments[0]);"
+                    + " return e ? e.textContent.trim() : null;",
+                selector);
+  }
+
   private static String text(WebDriver driver, String selector) {
-    return driver.findElement(By.cssSelector(selector)).getText();
+    return current(driver, selector);
   }
 
   private HttpResponse<String> get(String url, Optional<String> cookie) throws Exception {

@@ -75,8 +75,7 @@ final class ViewRoutes {
     answer.put("tables_by_health", byHealth);
     answer.put("backlog_bytes", backlog);
     answer.put("groups", groups);
-    // null until this keeper has alerting: the pages say so instead of showing 0
-    answer.put("alerts_firing", null);
+    answer.put("alerts_firing", keeper.store().alerts().firing().size());
     answer.put(
         "events", events(keeper.store().events(java.util.Optional.empty(), OVERVIEW_EVENTS)));
     answer.put("syncs", List.of());
