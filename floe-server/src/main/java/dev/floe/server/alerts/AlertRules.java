@@ -96,7 +96,7 @@ public final class AlertRules {
           thresholds(settings, AlertRule.TABLE_UNHEALTHY, table, problems);
       if (unhealthy.isPresent()) {
         long below = unhealthy.get().value("health-below");
-        if (table.health() < below && table.status() != TableStatus.DISABLED) {
+        if (table.health() < below) {
           AlertKey key = new AlertKey(AlertRule.TABLE_UNHEALTHY, subject);
           Duration hold = unhealthy.get().duration("for");
           Instant since = memory.pendingSince().getOrDefault(key, now);

@@ -68,6 +68,7 @@ public final class KeeperHttpServer implements AutoCloseable {
   private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private final WorkerRoutes workerRoutes;
   private final ViewRoutes viewRoutes;
+  private final AlertRoutes alertRoutes;
   private final DashboardSessions sessions;
   private final DashboardRoutes dashboard;
 
@@ -90,6 +91,9 @@ public final class KeeperHttpServer implements AutoCloseable {
             keeper.settings().optimizer().leaseTimeout(),
             json);
     this.viewRoutes = new ViewRoutes(keeper);
+    this.alertRoutes =
+        new AlertRoutes(
+            keeper.alerts(), keeper.store().alerts(), keeper.alertDelivery(), keeper.clock(), json);
     this.sessions = new DashboardSessions(keeper.clock());
     this.dashboard = new DashboardRoutes(this.token, sessions);
   }
@@ -240,6 +244,23 @@ public final class KeeperHttpServer implements AutoCloseable {
       WorkerRoutes.Response response;
       try {
         response = workerRoutes.handle(method, path, query, exchange.getRequestBody());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        response = new WorkerRoutes.Response(503, error("the keeper is stopping"));
+      } catch (IllegalArgumentException e) {
+        response = new WorkerRoutes.Response(400, error(e.getMessage()));
+      }
+      if (response.body() == null) {
+        exchange.sendResponseHeaders(response.status(), -1);
+      } else {
+        send(exchange, response.status(), response.body());
+      }
+      return;
+    }
+    if (AlertRoutes.handles(path)) {
+      WorkerRoutes.Response response;
+      try {
+        response = alertRoutes.handle(method, path, query, exchange.getRequestBody());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         response = new WorkerRoutes.Response(503, error("the keeper is stopping"));

@@ -15,15 +15,15 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /** A real HTTP receiver on loopback that keeps every request and answers a fixed status. */
-final class WebhookReceiver implements AutoCloseable {
+public final class WebhookReceiver implements AutoCloseable {
 
   /** One request as received. */
-  record Received(String pathAndQuery, Map<String, String> headers, String body) {}
+  public record Received(String pathAndQuery, Map<String, String> headers, String body) {}
 
   private final HttpServer server;
   private final BlockingQueue<Received> received = new LinkedBlockingQueue<>();
 
-  WebhookReceiver(int status, String answer) throws IOException {
+  public WebhookReceiver(int status, String answer) throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
     server.createContext(
         "/",
@@ -49,12 +49,12 @@ final class WebhookReceiver implements AutoCloseable {
     server.start();
   }
 
-  URI url(String path) {
+  public URI url(String path) {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path);
   }
 
   /** The next request, waiting up to {@code within}. */
-  Received next(Duration within) throws InterruptedException {
+  public Received next(Duration within) throws InterruptedException {
     Received next = received.poll(within.toMillis(), TimeUnit.MILLISECONDS);
     if (next == null) {
       throw new AssertionError("no request arrived within " + within);
