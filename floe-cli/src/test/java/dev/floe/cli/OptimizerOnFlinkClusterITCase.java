@@ -22,9 +22,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -55,10 +57,13 @@ class OptimizerOnFlinkClusterITCase {
 
   @Test
   void theKeeperSubmitsTheWorkerJobAndSubmitsItAgainWhenItIsCancelled() throws Exception {
+    Path data = directory.resolve("data");
+    // The table is written while the cluster starts.
+    CompletableFuture<Map<Long, String>> written =
+        CompletableFuture.supplyAsync(() -> writeSmallFiles(data, 0));
     try (FlinkCluster cluster =
         FlinkCluster.builder().taskManagers(2).slotsPerTaskManager(1).start()) {
-      Path data = directory.resolve("data");
-      Map<Long, String> expected = new java.util.HashMap<>(writeSmallFiles(data, 0));
+      Map<Long, String> expected = new HashMap<>(written.join());
       int port = FloeProcess.freePort();
       Path config = directory.resolve("floe.yaml");
       Files.writeString(
@@ -94,6 +99,9 @@ class OptimizerOnFlinkClusterITCase {
               HttpResponse.BodyHandlers.ofString());
       assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(202);
 
+      // Written while the job is submitted again: only the new job's workers can take these tasks.
+      Instant cancelledAt = Instant.now();
+      expected.putAll(writeSmallFiles(data, 1_000_000)); // keys apart from the first ones
       JsonNode second = awaitJobWithWorkers(port, Optional.of(firstId), log);
       assertThat(second.get("name").asText()).isEqualTo(first.get("name").asText());
       assertThat(jobStates(cluster))
@@ -101,14 +109,12 @@ class OptimizerOnFlinkClusterITCase {
           .containsEntry(second.get("id").asText(), "RUNNING")
           .hasSize(2);
 
-      Instant resubmitted = Instant.now();
-      expected.putAll(writeSmallFiles(data, 1_000_000)); // keys apart from the first ones
       JsonNode run =
           Poll.until(
-              "an optimize run of " + TABLE + " started after the job was submitted again",
+              "an optimize run of " + TABLE + " started after the job was cancelled",
               FloeProcess.WITHIN,
               Duration.ofMillis(100),
-              () -> optimizeRunSince(port, resubmitted));
+              () -> optimizeRunSince(port, cancelledAt));
       assertThat(run.get("result").asText()).as(run.toString()).isEqualTo("succeeded");
       assertThat(completedTasks(port)).as("tasks completed by the new job's workers").isPositive();
       assertThat(floe.table(port, TABLE).orElseThrow().get("consecutive_failures").asInt())
