@@ -41,6 +41,13 @@ public final class FlinkGroupSupervisor implements Runnable {
   /** The longest wait between two tries of a group that keeps failing. */
   public static final Duration MAX_BACKOFF = Duration.ofMinutes(5);
 
+  /**
+   * How long the job may run without any of its workers registering before the group says so: a
+   * worker registers within seconds of its subtask's start, unless the TaskManagers cannot reach
+   * the keeper.
+   */
+  public static final Duration REGISTER_TIMEOUT = Duration.ofSeconds(60);
+
   private static final Duration STOP_POLL = Duration.ofMillis(200);
 
   private final WorkerGroups.Group group;
@@ -54,6 +61,7 @@ public final class FlinkGroupSupervisor implements Runnable {
   private Optional<String> jobId = Optional.empty(); // guarded by this
   private int failures; // guarded by this
   private Instant nextTry = Instant.EPOCH; // guarded by this
+  private Optional<Instant> unregisteredSince = Optional.empty(); // guarded by this
   private volatile boolean stopped;
   private volatile Optional<FlinkJobLauncher.Job> job = Optional.empty();
   private volatile Optional<String> lastError = Optional.empty();
@@ -159,9 +167,28 @@ public final class FlinkGroupSupervisor implements Runnable {
       }
       jobId = Optional.of(kept.id());
       job = keep;
-      if (kept.state().equals("RUNNING") && registry.live(group.name()) > 0) {
+      boolean runs = kept.state().equals("RUNNING");
+      if (runs && registry.live(group.name()) > 0) {
         failures = 0;
         lastError = Optional.empty();
+        unregisteredSince = Optional.empty();
+      } else if (runs) {
+        Instant since = unregisteredSince.orElse(now);
+        unregisteredSince = Optional.of(since);
+        if (!now.isBefore(since.plus(REGISTER_TIMEOUT))) {
+          lastError =
+              Optional.of(
+                  "Flink job "
+                      + kept.id()
+                      + " runs, but none of its workers registered within "
+                      + REGISTER_TIMEOUT.toSeconds()
+                      + " s: can the TaskManagers reach the keeper at "
+                      + server
+                      + "? (set keeper.listen to an address they reach; the job's logs are on"
+                      + " the cluster at "
+                      + cluster
+                      + ")");
+        }
       }
       return;
     }
@@ -175,6 +202,7 @@ public final class FlinkGroupSupervisor implements Runnable {
               .orElse("GONE");
       job = Optional.of(new FlinkJobLauncher.Job(id, name, state));
       jobId = Optional.empty();
+      unregisteredSince = Optional.empty();
       String why =
           state.equals("GONE")
               ? "Flink job " + id + " is gone from the cluster at " + cluster
@@ -194,6 +222,7 @@ public final class FlinkGroupSupervisor implements Runnable {
       String id = launcher.submit(cluster, spec);
       jobId = Optional.of(id);
       job = Optional.of(new FlinkJobLauncher.Job(id, name, "CREATED"));
+      unregisteredSince = Optional.of(now);
       LOG.info(
           "worker group {}: submitted Flink job {} of parallelism {} to {}",
           group.name(),

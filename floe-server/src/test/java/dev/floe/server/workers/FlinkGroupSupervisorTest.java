@@ -193,6 +193,30 @@ class FlinkGroupSupervisorTest {
   }
 
   @Test
+  void aRunningJobWhoseWorkersNeverRegisterSaysWhyAndIsKept() {
+    supervisor.serveAt(SERVER);
+    supervisor.tick();
+    clock.advance(FlinkGroupSupervisor.REGISTER_TIMEOUT.minusSeconds(1));
+    supervisor.tick();
+    assertThat(supervisor.lastStartError()).isEmpty();
+
+    clock.advance(Duration.ofSeconds(1));
+    supervisor.tick();
+    assertThat(supervisor.lastStartError())
+        .contains(
+            "Flink job job-1 runs, but none of its workers registered within 60 s: can the"
+                + " TaskManagers reach the keeper at http://127.0.0.1:8420? (set keeper.listen to"
+                + " an address they reach; the job's logs are on the cluster at"
+                + " http://flink-jm:8081)");
+    assertThat(cluster.submitted).hasSize(1);
+    assertThat(cluster.cancelled).isEmpty();
+
+    protocol.register("cluster", Optional.empty(), "taskmanager-1", 2);
+    supervisor.tick();
+    assertThat(supervisor.lastStartError()).isEmpty();
+  }
+
+  @Test
   void aJobGoneFromTheClusterIsResubmitted() {
     supervisor.serveAt(SERVER);
     supervisor.tick();
