@@ -10,6 +10,7 @@ import dev.floe.core.sync.SyncSummary;
 import dev.floe.iceberg.optimize.UpsertTables;
 import dev.floe.iceberg.optimize.UpsertWriter;
 import dev.floe.iceberg.optimize.UpsertWriter.Change;
+import dev.floe.server.store.AlertRecord;
 import dev.floe.server.store.HealthSample;
 import dev.floe.testing.ChromiumBrowser;
 import dev.floe.testing.Poll;
@@ -181,8 +182,45 @@ class DashboardITCase {
       assertThat(text(driver, "#queue-queued")).isEqualTo("0");
       browser.screenshot(SCREENSHOTS.resolve("workers.png"));
 
-      // Alerts and verifications: said plainly when this keeper has none.
-      for (String name : List.of("alerts", "verifications")) {
+      // Alerts: the resolved one prepared, a silence added and ended through the page.
+      driver.get(base + "/alerts");
+      ready(driver);
+      Poll.until(
+          "the alerts page is drawn",
+          WITHIN,
+          EVERY,
+          () -> current(driver, "#alerts-resolved") != null);
+      assertThat(text(driver, "#alerts-resolved tr[data-rule='table-unhealthy']"))
+          .contains("floe/db.orders", "health 35 is below 60 since 30 minutes");
+      assertThat(text(driver, "#channels")).contains("No channel is configured");
+      driver
+          .findElement(By.cssSelector("#silence-form [name='subject']"))
+          .sendKeys("floe/db.orders");
+      driver.findElement(By.cssSelector("#silence-form button[type='submit']")).click();
+      Poll.until(
+          "the silence is listed",
+          WITHIN,
+          EVERY,
+          () -> "Silenced.".equals(current(driver, "#alerts-result")));
+      assertThat(text(driver, "#silences")).contains("table-unhealthy", "floe/db.orders");
+      assertThat(keeper.get("/api/v1/silences").get("silences")).hasSize(1);
+      browser.screenshot(SCREENSHOTS.resolve("alerts.png"));
+      driver.findElement(By.cssSelector("#silences button[data-action='end-silence']")).click();
+      Poll.until(
+          "the confirmation is open",
+          WITHIN,
+          EVERY,
+          () -> driver.findElement(By.id("confirm")).isDisplayed());
+      driver.findElement(By.id("confirm-yes")).click();
+      Poll.until(
+          "the silence is ended",
+          WITHIN,
+          EVERY,
+          () -> "Silence ended.".equals(current(driver, "#alerts-result")));
+      assertThat(keeper.get("/api/v1/silences").get("silences")).isEmpty();
+
+      // Verifications: said plainly when this keeper has none.
+      for (String name : List.of("verifications")) {
         driver.get(base + "/" + name);
         ready(driver);
         assertThat(text(driver, "#" + name)).contains("not available in this version");
@@ -241,6 +279,24 @@ class DashboardITCase {
                     .table("db.users")
                     .map(t -> !t.get("source_watermark_at").isNull())
                     .orElse(false));
+    // A resolved alert (the alert loop leaves resolved ones alone).
+    Instant fired = Instant.now().minus(Duration.ofHours(2));
+    keeper
+        .service
+        .store()
+        .alerts()
+        .insert(
+            new AlertRecord(
+                0,
+                "table-unhealthy",
+                "floe/db.orders",
+                AlertRecord.RESOLVED,
+                "health 35 is below 60 since 30 minutes",
+                "/tables/db.orders?catalog=floe",
+                fired,
+                Optional.of(fired.plus(Duration.ofMinutes(40))),
+                Optional.of(fired),
+                Optional.empty()));
     // An hour of earlier evaluations, so the health chart has a line.
     Instant now = Instant.now();
     for (int minute = 60; minute > 0; minute -= 5) {
