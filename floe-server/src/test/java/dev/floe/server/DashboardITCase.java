@@ -237,6 +237,20 @@ class DashboardITCase {
                   "return document.documentElement.scrollWidth - document.documentElement.clientWidth");
       assertThat(overflow).isZero();
       browser.screenshot(SCREENSHOTS.resolve("overview-phone.png"));
+      driver.get(base + "/tables/db.users");
+      ready(driver);
+      Poll.until(
+          "the health chart is drawn on the phone",
+          WITHIN,
+          EVERY,
+          () -> !driver.findElements(By.cssSelector("#health-chart canvas")).isEmpty());
+      assertThat(
+              (Long)
+                  driver.executeScript(
+                      "return document.documentElement.scrollWidth"
+                          + " - document.documentElement.clientWidth"))
+          .isZero();
+      browser.screenshot(SCREENSHOTS.resolve("table-phone.png"));
 
       // Logging out ends the session on the server.
       driver.findElement(By.id("logout")).click();
