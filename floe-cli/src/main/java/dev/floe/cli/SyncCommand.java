@@ -12,6 +12,7 @@ import dev.floe.mysql.MySqlConnections;
 import dev.floe.mysql.SourceDoctor;
 import dev.floe.mysql.SourceFactsReader;
 import dev.floe.sync.FlinkClusterAddress;
+import dev.floe.sync.KeeperReporter;
 import dev.floe.sync.RemoteFlinkCluster;
 import dev.floe.sync.RunningSync;
 import dev.floe.sync.SyncOptions;
@@ -183,6 +184,16 @@ final class SyncCommand implements Callable<Integer> {
   String serverTimeZone;
 
   @Option(
+      names = "--keeper",
+      paramLabel = "URL",
+      description =
+          "Report the sync's status (per table: phase, rows, lag; the sync: running, stopped or"
+              + " failed) every 5 s to the keeper (floe serve) at this http(s) URL, e.g."
+              + " http://127.0.0.1:8420, with keeper.api-token (or FLOE_KEEPER_TOKEN) when set."
+              + " A keeper that is down never stops the sync (default: keeper.url, else none).")
+  String keeper;
+
+  @Option(
       names = "--progress-interval",
       paramLabel = "SECONDS",
       defaultValue = "10",
@@ -252,6 +263,15 @@ final class SyncCommand implements Callable<Integer> {
                   return RemoteFlinkCluster.connect(
                       FlinkClusterAddress.parse(value, option), option, Duration.ofSeconds(10));
                 });
+    Optional<java.net.URI> keeperUrl =
+        Optional.ofNullable(this.keeper)
+            .map(url -> KeeperReporter.keeperUrl(url, "--keeper"))
+            .or(
+                () ->
+                    settings
+                        .keeper()
+                        .url()
+                        .map(url -> KeeperReporter.keeperUrl(url, "keeper.url")));
     MySqlSourceAddress address =
         SourceAddresses.resolve(Optional.ofNullable(source), settings, floe.environment())
             .withoutDatabase();
@@ -331,11 +351,30 @@ final class SyncCommand implements Callable<Integer> {
     out.println(
         "Committing every " + checkpointIntervalSeconds + " s. Ctrl-C stops with a savepoint.");
     out.flush();
+    SyncProgress tracker =
+        new SyncProgress(catalog, sync, connections, address, java.time.Clock.systemUTC());
+    Optional<KeeperReporter> reporter =
+        keeperUrl.map(
+            url ->
+                new KeeperReporter(
+                    url,
+                    keeperToken(settings),
+                    syncName,
+                    "mysql://" + address.user() + "@" + address.hostAndPort(),
+                    tracker,
+                    java.time.Clock.systemUTC()));
+    reporter.ifPresent(
+        started -> {
+          started.start();
+          out.println("Reporting to the keeper at " + keeperUrl.get() + " every 5 s.");
+        });
     Thread stopper =
         new Thread(
             () -> {
               try {
                 String resumePoint = sync.stop(Duration.ofSeconds(120));
+                reporter.ifPresent(
+                    last -> last.finish(KeeperReporter.State.STOPPED, Optional.empty()));
                 out.println("Stopped. Run the same command to resume from " + resumePoint + ".");
               } catch (Exception e) {
                 // On a signal the JVM's other shutdown hooks (Flink's own) may end the local job
@@ -352,8 +391,6 @@ final class SyncCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(stopper);
     ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
     if (progressIntervalSeconds > 0) {
-      SyncProgress tracker =
-          new SyncProgress(catalog, sync, connections, address, java.time.Clock.systemUTC());
       progress.scheduleAtFixedRate(
           () -> tracker.report(out),
           progressIntervalSeconds,
@@ -362,9 +399,16 @@ final class SyncCommand implements Callable<Integer> {
     }
     try {
       sync.await();
+      reporter.ifPresent(last -> last.finish(KeeperReporter.State.STOPPED, Optional.empty()));
       return ExitCodes.OK;
     } catch (ExecutionException failed) {
+      reporter.ifPresent(
+          last -> last.finish(KeeperReporter.State.FAILED, Optional.of(rootMessage(failed))));
       throw FloeException.internal("The sync job failed: " + rootMessage(failed), failed);
+    } catch (RuntimeException failed) {
+      reporter.ifPresent(
+          last -> last.finish(KeeperReporter.State.FAILED, Optional.of(rootMessage(failed))));
+      throw failed;
     } finally {
       progress.shutdownNow();
       try {
@@ -373,6 +417,17 @@ final class SyncCommand implements Callable<Integer> {
         // the hook is running: it stops the job
       }
     }
+  }
+
+  /** The keeper's token: keeper.api-token, else the environment's FLOE_KEEPER_TOKEN. */
+  private Optional<dev.floe.core.Secret> keeperToken(FloeSettings settings) {
+    return settings
+        .keeper()
+        .apiToken()
+        .or(
+            () ->
+                Optional.ofNullable(floe.environment().get(OptimizerCommand.TOKEN_VARIABLE))
+                    .map(dev.floe.core.Secret::of));
   }
 
   private static String rootMessage(Throwable error) {

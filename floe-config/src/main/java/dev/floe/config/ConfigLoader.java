@@ -623,7 +623,8 @@ public final class ConfigLoader {
         optimizer,
         maintenance,
         keeperCatalogs(file, items, topCatalog),
-        alerts(file, values));
+        alerts(file, values),
+        string(values, ConfigSchema.KEEPER_URL));
   }
 
   /**

@@ -217,6 +217,14 @@ public final class ConfigSchema {
           List.of(),
           0,
           true);
+  public static final ConfigKey KEEPER_URL =
+      key(
+          "keeper.url",
+          Kind.STRING,
+          "none: no report",
+          "floe sync: the keeper (floe serve) to report the sync's status to every 5 s,"
+              + " http(s)://HOST:PORT, e.g. http://127.0.0.1:8420; with keeper.api-token (or"
+              + " FLOE_KEEPER_TOKEN) it sends the token. --keeper replaces it.");
   public static final ConfigKey KEEPER_REFRESH_INTERVAL_SECONDS =
       integer(
           "keeper.refresh-interval-seconds",
@@ -583,6 +591,7 @@ public final class ConfigSchema {
           SYNC_FLINK,
           KEEPER_LISTEN,
           KEEPER_API_TOKEN,
+          KEEPER_URL,
           KEEPER_REFRESH_INTERVAL_SECONDS,
           KEEPER_QUARANTINE_AFTER_FAILURES,
           KEEPER_TASK_TIMEOUT,

@@ -13,7 +13,6 @@ import dev.floe.iceberg.optimize.OptimizeJob;
 import dev.floe.server.alerts.AlertDelivery;
 import dev.floe.server.alerts.AlertLoop;
 import dev.floe.server.alerts.KeeperObservations;
-import dev.floe.server.alerts.SyncObservation;
 import dev.floe.server.alerts.VerificationObservation;
 import dev.floe.server.discovery.CatalogApiLister;
 import dev.floe.server.discovery.DiscoveryLoop;
@@ -33,6 +32,7 @@ import dev.floe.server.store.KeeperEvent;
 import dev.floe.server.store.KeeperStore;
 import dev.floe.server.store.TableRecord;
 import dev.floe.server.store.TableStatus;
+import dev.floe.server.syncs.SyncReports;
 import dev.floe.server.workers.CapacityLoop;
 import dev.floe.server.workers.FlinkGroupSupervisor;
 import dev.floe.server.workers.FlinkJobLauncher;
@@ -107,6 +107,7 @@ public final class KeeperService implements AutoCloseable {
   private final KeeperObservations alertObservations;
   private final AlertDelivery alertDelivery;
   private final AlertLoop alerts;
+  private final SyncReports syncs;
   private final List<Thread> threads = new ArrayList<>();
   private volatile Instant startedAt = Instant.EPOCH;
 
@@ -221,12 +222,12 @@ public final class KeeperService implements AutoCloseable {
                 settings.maintenance().orphans()));
     this.metrics = new KeeperMetrics(registry, queue, workers, groups, workerRegistry, clock);
     coordinator.onRun(metrics::recordRun);
-    // The syncs and verifications report through these once their parts are in the service.
-    Supplier<List<SyncObservation>> syncs = List::of;
+    this.syncs = new SyncReports(store, clock);
+    // The verifications report through this once their part is in the service.
     Supplier<List<VerificationObservation>> verifications = List::of;
     this.alertObservations =
         new KeeperObservations(
-            registry, evaluator, capacity, queue, discovery, syncs, verifications);
+            registry, evaluator, capacity, queue, discovery, syncs::observations, verifications);
     this.alertDelivery =
         AlertDelivery.of(
             settings.alerts().channels(),
@@ -463,6 +464,11 @@ public final class KeeperService implements AutoCloseable {
   /** The alert channels and their delivery. */
   public AlertDelivery alertDelivery() {
     return alertDelivery;
+  }
+
+  /** The latest report of every sync job that reports to this keeper. */
+  public SyncReports syncs() {
+    return syncs;
   }
 
   public KeeperMetrics metrics() {

@@ -28,6 +28,8 @@ import java.util.Optional;
  * @param maintenance how often each kind of maintenance is planned
  * @param catalogs more catalogs to maintain, beside the top-level one
  * @param alerts alert rules and the channels notifications go to
+ * @param url where other processes reach this keeper ({@code http(s)://HOST:PORT}): {@code floe
+ *     sync} reports its status there; empty = no report
  */
 public record KeeperSettings(
     ListenAddress listen,
@@ -42,7 +44,8 @@ public record KeeperSettings(
     OptimizerSettings optimizer,
     MaintenanceIntervals maintenance,
     List<KeeperCatalog> catalogs,
-    AlertSettings alerts) {
+    AlertSettings alerts,
+    Optional<String> url) {
 
   public static final ListenAddress DEFAULT_LISTEN = new ListenAddress("127.0.0.1", 8420);
   public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(30);
@@ -63,6 +66,39 @@ public record KeeperSettings(
     requireNonNull(maintenance, "maintenance is null");
     catalogs = List.copyOf(requireNonNull(catalogs, "catalogs is null"));
     requireNonNull(alerts, "alerts is null");
+    requireNonNull(url, "url is null");
+  }
+
+  /** Settings of no keeper URL (nothing reports to a keeper). */
+  public KeeperSettings(
+      ListenAddress listen,
+      Optional<Secret> apiToken,
+      Duration refreshInterval,
+      int quarantineAfterFailures,
+      Duration taskTimeout,
+      Duration historyRetention,
+      List<String> include,
+      List<String> exclude,
+      StoreSettings store,
+      OptimizerSettings optimizer,
+      MaintenanceIntervals maintenance,
+      List<KeeperCatalog> catalogs,
+      AlertSettings alerts) {
+    this(
+        listen,
+        apiToken,
+        refreshInterval,
+        quarantineAfterFailures,
+        taskTimeout,
+        historyRetention,
+        include,
+        exclude,
+        store,
+        optimizer,
+        maintenance,
+        catalogs,
+        alerts,
+        Optional.empty());
   }
 
   /** Settings with the default alerts (every rule at its defaults, no channel). */

@@ -71,6 +71,7 @@ public final class KeeperHttpServer implements AutoCloseable {
   private final AlertRoutes alertRoutes;
   private final DashboardSessions sessions;
   private final DashboardRoutes dashboard;
+  private final SyncRoutes syncRoutes;
 
   private KeeperHttpServer(
       KeeperService keeper, Optional<Secret> token, HttpServer server, ExecutorService executor) {
@@ -96,6 +97,7 @@ public final class KeeperHttpServer implements AutoCloseable {
             keeper.alerts(), keeper.store().alerts(), keeper.alertDelivery(), keeper.clock(), json);
     this.sessions = new DashboardSessions(keeper.clock());
     this.dashboard = new DashboardRoutes(this.token, sessions);
+    this.syncRoutes = new SyncRoutes(keeper.syncs(), json);
   }
 
   /**
@@ -272,6 +274,16 @@ public final class KeeperHttpServer implements AutoCloseable {
       } else {
         send(exchange, response.status(), response.body());
       }
+      return;
+    }
+    if (path.equals(SyncRoutes.PREFIX) || path.startsWith(SyncRoutes.PREFIX + "/")) {
+      WorkerRoutes.Response response;
+      try {
+        response = syncRoutes.handle(method, path, exchange.getRequestBody());
+      } catch (IllegalArgumentException e) {
+        response = new WorkerRoutes.Response(400, error(e.getMessage()));
+      }
+      send(exchange, response.status(), response.body());
       return;
     }
     if (path.equals(API + "/overview")) {

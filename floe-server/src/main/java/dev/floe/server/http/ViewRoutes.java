@@ -78,7 +78,7 @@ final class ViewRoutes {
     answer.put("alerts_firing", keeper.store().alerts().firing().size());
     answer.put(
         "events", events(keeper.store().events(java.util.Optional.empty(), OVERVIEW_EVENTS)));
-    answer.put("syncs", List.of());
+    answer.put("syncs", keeper.syncs().all().stream().map(keeper.syncs()::view).toList());
     return answer;
   }
 

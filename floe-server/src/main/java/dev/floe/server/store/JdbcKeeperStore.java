@@ -481,6 +481,31 @@ public final class JdbcKeeperStore implements KeeperStore {
   }
 
   @Override
+  public synchronized void saveSyncReport(SyncReportRow report) {
+    update(
+        "save the report of sync " + report.name(),
+        "INSERT INTO keeper_syncs (name, reported_at, report) VALUES (?, ?, ?)"
+            + " ON CONFLICT (name) DO UPDATE SET reported_at = excluded.reported_at,"
+            + " report = excluded.report",
+        statement -> {
+          statement.setString(1, report.name());
+          statement.setLong(2, report.reportedAt().toEpochMilli());
+          statement.setString(3, report.report());
+        });
+  }
+
+  @Override
+  public synchronized List<SyncReportRow> syncReports() {
+    return query(
+        "read the sync reports",
+        "SELECT name, reported_at, report FROM keeper_syncs ORDER BY name",
+        statement -> {},
+        rows ->
+            new SyncReportRow(
+                rows.getString(1), Instant.ofEpochMilli(rows.getLong(2)), rows.getString(3)));
+  }
+
+  @Override
   public synchronized void prune(Instant before) {
     for (String sql :
         List.of(

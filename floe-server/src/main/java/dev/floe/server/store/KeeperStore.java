@@ -49,6 +49,12 @@ public interface KeeperStore extends TableStateStore, AutoCloseable {
   /** Every table's newest health sample. */
   List<HealthSample> latestHealthSamples();
 
+  /** Inserts or replaces the latest report of a sync job. */
+  void saveSyncReport(SyncReportRow report);
+
+  /** The latest report of every sync job that has reported, by name. */
+  List<SyncReportRow> syncReports();
+
   /** Deletes runs, events and health samples older than {@code before}. */
   void prune(Instant before);
 

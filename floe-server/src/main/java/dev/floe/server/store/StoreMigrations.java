@@ -141,7 +141,15 @@ final class StoreMigrations {
               + " until_at BIGINT NOT NULL,"
               + " reason TEXT NOT NULL)");
 
-  private static final List<List<String>> MIGRATIONS = List.of(V1, V2, V3);
+  /** Version 4: the latest report of each sync job ({@code PUT /api/v1/syncs/{name}}). */
+  private static final List<String> V4 =
+      List.of(
+          "CREATE TABLE keeper_syncs ("
+              + " name VARCHAR(255) NOT NULL PRIMARY KEY,"
+              + " reported_at BIGINT NOT NULL,"
+              + " report TEXT NOT NULL)");
+
+  private static final List<List<String>> MIGRATIONS = List.of(V1, V2, V3, V4);
 
   static final int LATEST = MIGRATIONS.size();
 

@@ -378,6 +378,60 @@ class JdbcKeeperStoreTest {
     }
 
     @Test
+    void syncReportsRoundTripTheLatestPerName() {
+      JdbcKeeperStore store = open();
+      SyncReportRow first = new SyncReportRow("orders", T0, "{\"state\":\"running\"}");
+      SyncReportRow later =
+          new SyncReportRow("orders", T0.plusSeconds(5), "{\"state\":\"stopped\"}");
+      SyncReportRow other = new SyncReportRow("billing", T0, "{}");
+
+      store.saveSyncReport(first);
+      store.saveSyncReport(other);
+      store.saveSyncReport(later);
+
+      assertThat(store.syncReports()).containsExactly(other, later);
+      store.close();
+      assertThat(open().syncReports()).containsExactly(other, later);
+    }
+
+    @Test
+    void aStoreWrittenAtVersion3IsMigratedAndRead() throws SQLException {
+      try (Connection connection = connect()) {
+        StoreMigrations.migrate(
+            connection,
+            url().startsWith("jdbc:sqlite:")
+                ? StoreMigrations.Dialect.SQLITE
+                : StoreMigrations.Dialect.POSTGRESQL,
+            "for the test",
+            3);
+        try (Statement statement = connection.createStatement()) {
+          statement.executeUpdate(
+              "INSERT INTO keeper_tables (catalog_name, table_name, status, health, data_files,"
+                  + " small_files, delete_files, backlog_bytes, consecutive_failures)"
+                  + " VALUES ('floe', 'shop.orders', 'idle', 77, 5, 4, 3, 2, 0)");
+          statement.executeUpdate(
+              "INSERT INTO keeper_health_samples (catalog_name, table_name, bucket, at, health,"
+                  + " data_files, small_files, delete_files, backlog_bytes)"
+                  + " VALUES ('floe', 'shop.orders', 0, "
+                  + T0.toEpochMilli()
+                  + ", 77, 770, 77, 3, 77000)");
+        }
+      }
+      assertThat(schemaRows()).containsExactly(3);
+
+      JdbcKeeperStore store = open();
+
+      assertThat(store.schemaVersion()).isEqualTo(StoreMigrations.LATEST);
+      assertThat(store.tables()).extracting(TableRecord::key).containsExactly(ORDERS);
+      assertThat(store.latestHealthSamples())
+          .containsExactly(sample(ORDERS, T0, 77, Optional.empty()));
+      assertThat(store.syncReports()).isEmpty();
+      SyncReportRow report = new SyncReportRow("orders", T0, "{}");
+      store.saveSyncReport(report);
+      assertThat(store.syncReports()).containsExactly(report);
+    }
+
+    @Test
     void refusesAStoreWrittenByANewerFloe() throws SQLException {
       open().close();
       try (Connection connection = connect();
