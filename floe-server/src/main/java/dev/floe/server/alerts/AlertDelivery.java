@@ -179,6 +179,15 @@ public final class AlertDelivery implements AutoCloseable {
     for (Channel channel : channels.values()) {
       channel.executor.shutdownNow();
     }
+    // an attempt under way records its outcome before the store closes
+    for (Channel channel : channels.values()) {
+      try {
+        channel.executor.awaitTermination(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   /** One channel: its settings and its one thread. */

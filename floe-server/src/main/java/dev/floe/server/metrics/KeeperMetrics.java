@@ -41,6 +41,7 @@ import java.util.function.ToDoubleFunction;
  */
 public final class KeeperMetrics implements TableRegistry.Listener, AutoCloseable {
 
+  private volatile Supplier<Map<AlertRule, Integer>> firingByRule = Map::of;
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final TableRegistry tables;
@@ -115,9 +116,13 @@ public final class KeeperMetrics implements TableRegistry.Listener, AutoCloseabl
 
   /** Publishes the alerts firing per rule, as the alert loop last saw them. */
   public void bindAlerts(Supplier<Map<AlertRule, Integer>> firingByRule) {
+    // Micrometer holds a gauge's object weakly: the supplier is kept here so it stays reachable
+    this.firingByRule = requireNonNull(firingByRule, "firingByRule is null");
     for (AlertRule rule : AlertRule.values()) {
       Gauge.builder(
-              "floe_alerts_firing", firingByRule, firing -> firing.get().getOrDefault(rule, 0))
+              "floe_alerts_firing",
+              this,
+              metrics -> metrics.firingByRule.get().getOrDefault(rule, 0))
           .tag("rule", rule.ruleName())
           .description("Alerts firing, by rule")
           .register(registry);
