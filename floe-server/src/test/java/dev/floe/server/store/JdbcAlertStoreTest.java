@@ -15,7 +15,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The alert store (schema version 3) on SQLite, and a store of version 2 migrated to it. */
+/** The alert store (added by schema version 3) on SQLite, and a store of version 2 migrated. */
 class JdbcAlertStoreTest {
 
   private static final Instant T0 = Instant.parse("2026-12-02T08:00:00.250Z");
@@ -36,7 +36,7 @@ class JdbcAlertStoreTest {
     }
 
     try (JdbcKeeperStore store = open()) {
-      assertThat(store.schemaVersion()).isEqualTo(3);
+      assertThat(store.schemaVersion()).isEqualTo(StoreMigrations.LATEST);
       assertThat(store.tables())
           .extracting(TableRecord::key, TableRecord::health)
           .containsExactly(
@@ -45,7 +45,7 @@ class JdbcAlertStoreTest {
       store.alerts().insert(AlertRecord.fired("sync-lag", "orders", "lags", "/", T0));
     }
     try (JdbcKeeperStore reopened = open()) {
-      assertThat(reopened.schemaVersion()).isEqualTo(3);
+      assertThat(reopened.schemaVersion()).isEqualTo(StoreMigrations.LATEST);
       assertThat(reopened.alerts().firing())
           .extracting(AlertRecord::rule, AlertRecord::subject, AlertRecord::firedAt)
           .containsExactly(org.assertj.core.groups.Tuple.tuple("sync-lag", "orders", T0));
