@@ -189,7 +189,7 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
 
   @Override
   public TypeInformation<ChangeRecord> getProducedType() {
-    return TypeInformation.of(ChangeRecord.class);
+    return new SerializerTypeInfo<>(ChangeRecord.class, ChangeRecordSerializer.INSTANCE);
   }
 
   @Override

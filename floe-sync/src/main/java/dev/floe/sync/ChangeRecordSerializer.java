@@ -1,9 +1,6 @@
 package dev.floe.sync;
 
-import com.esotericsoftware.kryo.Kryo;
-import com.esotericsoftware.kryo.Serializer;
-import com.esotericsoftware.kryo.io.Input;
-import com.esotericsoftware.kryo.io.Output;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -12,13 +9,31 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.types.StringValue;
 
 /**
- * Serializes {@link ChangeRecord}s between Flink operators: a tag byte per value for exactly the
- * Java types {@link ValueConverter} produces, so nothing depends on Kryo's reflection over JDK
- * classes.
+ * Serializes {@link ChangeRecord}s between Flink operators (and in unaligned checkpoints' in-flight
+ * data): every field explicitly and a tag byte per value for exactly the Java types {@link
+ * ValueConverter} produces, so nothing depends on Kryo or on reflection over JDK classes. Its
+ * snapshot is versioned by {@link Snapshot}; a change of this format needs a new snapshot version.
  */
-public final class ChangeRecordSerializer extends Serializer<ChangeRecord> {
+public final class ChangeRecordSerializer extends TypeSerializerSingleton<ChangeRecord> {
+
+  private static final long serialVersionUID = 1L;
+
+  public static final ChangeRecordSerializer INSTANCE = new ChangeRecordSerializer();
+
+  /** What Flink keeps of this serializer in a checkpoint, to restore it. */
+  public static final class Snapshot extends SimpleTypeSerializerSnapshot<ChangeRecord> {
+    public Snapshot() {
+      super(() -> INSTANCE);
+    }
+  }
 
   private static final byte NULL = 0;
   private static final byte INTEGER = 1;
@@ -35,33 +50,58 @@ public final class ChangeRecordSerializer extends Serializer<ChangeRecord> {
   private static final byte BINARY = 12;
 
   @Override
-  public void write(Kryo kryo, Output output, ChangeRecord record) {
-    output.writeString(record.table());
+  public boolean isImmutableType() {
+    return true; // never changed once made (its values are not copied, and not modified)
+  }
+
+  @Override
+  public ChangeRecord createInstance() {
+    return new ChangeRecord("", ChangeRecord.Operation.INSERT, new Object[0], "", 0, 0, "", 0, 0);
+  }
+
+  @Override
+  public ChangeRecord copy(ChangeRecord from) {
+    return from;
+  }
+
+  @Override
+  public ChangeRecord copy(ChangeRecord from, ChangeRecord reuse) {
+    return from;
+  }
+
+  @Override
+  public int getLength() {
+    return -1;
+  }
+
+  @Override
+  public void serialize(ChangeRecord record, DataOutputView output) throws IOException {
+    StringValue.writeString(record.table(), output);
     output.writeByte(record.operation().ordinal());
-    output.writeString(record.key());
-    output.writeInt(record.schemaId(), true);
-    output.writeInt(record.schemaVersion(), true);
-    output.writeString(record.binlogFile());
+    StringValue.writeString(record.key(), output);
+    output.writeInt(record.schemaId());
+    output.writeInt(record.schemaVersion());
+    StringValue.writeString(record.binlogFile(), output);
     output.writeLong(record.binlogPosition());
     output.writeLong(record.sourceMillis());
     Object[] values = record.values();
-    output.writeInt(values.length, true);
+    output.writeInt(values.length);
     for (Object value : values) {
       writeValue(output, value);
     }
   }
 
   @Override
-  public ChangeRecord read(Kryo kryo, Input input, Class<ChangeRecord> type) {
-    String table = input.readString();
+  public ChangeRecord deserialize(DataInputView input) throws IOException {
+    String table = StringValue.readString(input);
     ChangeRecord.Operation operation = ChangeRecord.Operation.values()[input.readByte()];
-    String key = input.readString();
-    int schemaId = input.readInt(true);
-    int schemaVersion = input.readInt(true);
-    String binlogFile = input.readString();
+    String key = StringValue.readString(input);
+    int schemaId = input.readInt();
+    int schemaVersion = input.readInt();
+    String binlogFile = StringValue.readString(input);
     long binlogPosition = input.readLong();
     long sourceMillis = input.readLong();
-    Object[] values = new Object[input.readInt(true)];
+    Object[] values = new Object[input.readInt()];
     for (int i = 0; i < values.length; i++) {
       values[i] = readValue(input);
     }
@@ -77,7 +117,22 @@ public final class ChangeRecordSerializer extends Serializer<ChangeRecord> {
         sourceMillis);
   }
 
-  private static void writeValue(Output output, Object value) {
+  @Override
+  public ChangeRecord deserialize(ChangeRecord reuse, DataInputView input) throws IOException {
+    return deserialize(input);
+  }
+
+  @Override
+  public void copy(DataInputView source, DataOutputView target) throws IOException {
+    serialize(deserialize(source), target);
+  }
+
+  @Override
+  public TypeSerializerSnapshot<ChangeRecord> snapshotConfiguration() {
+    return new Snapshot();
+  }
+
+  private static void writeValue(DataOutputView output, Object value) throws IOException {
     if (value == null) {
       output.writeByte(NULL);
     } else if (value instanceof Integer number) {
@@ -97,13 +152,13 @@ public final class ChangeRecordSerializer extends Serializer<ChangeRecord> {
       output.writeBoolean(bool);
     } else if (value instanceof String text) {
       output.writeByte(STRING);
-      output.writeString(text);
+      StringValue.writeString(text, output);
     } else if (value instanceof BigDecimal decimal) {
       output.writeByte(DECIMAL);
-      output.writeInt(decimal.scale(), false);
+      output.writeInt(decimal.scale());
       byte[] unscaled = decimal.unscaledValue().toByteArray();
-      output.writeInt(unscaled.length, true);
-      output.writeBytes(unscaled);
+      output.writeInt(unscaled.length);
+      output.write(unscaled);
     } else if (value instanceof LocalDate date) {
       output.writeByte(DATE);
       output.writeLong(date.toEpochDay());
@@ -123,14 +178,14 @@ public final class ChangeRecordSerializer extends Serializer<ChangeRecord> {
       ByteBuffer copy = buffer.duplicate();
       byte[] bytes = new byte[copy.remaining()];
       copy.get(bytes);
-      output.writeInt(bytes.length, true);
-      output.writeBytes(bytes);
+      output.writeInt(bytes.length);
+      output.write(bytes);
     } else {
       throw new IllegalArgumentException("cannot serialize a " + value.getClass().getName());
     }
   }
 
-  private static Object readValue(Input input) {
+  private static Object readValue(DataInputView input) throws IOException {
     byte tag = input.readByte();
     return switch (tag) {
       case NULL -> null;
@@ -139,10 +194,10 @@ public final class ChangeRecordSerializer extends Serializer<ChangeRecord> {
       case FLOAT -> input.readFloat();
       case DOUBLE -> input.readDouble();
       case BOOLEAN -> input.readBoolean();
-      case STRING -> input.readString();
+      case STRING -> StringValue.readString(input);
       case DECIMAL -> {
-        int scale = input.readInt(false);
-        byte[] unscaled = input.readBytes(input.readInt(true));
+        int scale = input.readInt();
+        byte[] unscaled = bytes(input);
         yield new BigDecimal(new BigInteger(unscaled), scale);
       }
       case DATE -> LocalDate.ofEpochDay(input.readLong());
@@ -155,8 +210,14 @@ public final class ChangeRecordSerializer extends Serializer<ChangeRecord> {
         yield OffsetDateTime.ofInstant(
             java.time.Instant.ofEpochSecond(seconds, nanos), ZoneOffset.UTC);
       }
-      case BINARY -> ByteBuffer.wrap(input.readBytes(input.readInt(true)));
+      case BINARY -> ByteBuffer.wrap(bytes(input));
       default -> throw new IllegalStateException("unknown value tag " + tag);
     };
+  }
+
+  private static byte[] bytes(DataInputView input) throws IOException {
+    byte[] bytes = new byte[input.readInt()];
+    input.readFully(bytes);
+    return bytes;
   }
 }

@@ -38,9 +38,9 @@ final class SyncJob {
       CatalogLoader catalogLoader,
       SnapshotState state,
       BinlogPosition overlapBound) {
-    environment
-        .getConfig()
-        .registerTypeWithKryoSerializer(ChangeRecord.class, ChangeRecordSerializer.class);
+    // Every type the job sends or keeps has its own serializer (docs/sync.md, "State format"):
+    // a type that would fall back to Kryo fails the job's construction instead.
+    environment.getConfig().disableGenericTypes();
     SourceEndpoint endpoint = SourceEndpoint.of(options.source());
     Properties debezium = new Properties();
     debezium.setProperty("bigint.unsigned.handling.mode", "precise");

@@ -35,7 +35,7 @@ class SyncStateRestoreITCase {
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   @ParameterizedTest(name = "{0} {1}")
-  @CsvSource({"v0, checkpoint", "v0, savepoint"})
+  @CsvSource({"v0, checkpoint", "v0, savepoint", "v1, checkpoint", "v1, savepoint"})
   void restoresTheStateOfAnEarlierVersion(String version, String kind) throws Exception {
     Properties fixture = properties(version);
     Map<String, List<String>> script = SyncStateFixture.script();
@@ -50,6 +50,11 @@ class SyncStateRestoreITCase {
           .as("the binlog the fixture's source offsets point into (source.sql replayed)")
           .isEqualTo(fixture.getProperty("binlog-head"));
       long checkpointId = Long.parseLong(fixture.getProperty(kind + ".id"));
+      assertThat(
+              SyncStateFixture.committerStateVersion(
+                  SyncStateFixture.ROOT.resolve(fixture.getProperty(kind + ".path"))))
+          .as("the committer state version in the %s fixture", version)
+          .contains(Integer.parseInt(version.substring(1)));
       try (FloeCatalog catalog =
           new CatalogFactory().open(CatalogSettings.embedded(), SyncStateFixture.data())) {
         assertThat(SyncStateFixture.mysqlRows(server, catalog))

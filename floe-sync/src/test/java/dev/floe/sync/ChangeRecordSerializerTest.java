@@ -1,0 +1,80 @@
+package dev.floe.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.junit.jupiter.api.Test;
+
+class ChangeRecordSerializerTest {
+
+  @Test
+  void roundTripsEveryValueTypeTheConverterProduces() throws Exception {
+    Object[] values = {
+      null,
+      42,
+      -7L,
+      1.5f,
+      2.25d,
+      true,
+      "grüße, 世界",
+      new BigDecimal("-12345678901234567890.0042"),
+      LocalDate.of(2026, 12, 2),
+      LocalTime.of(23, 59, 59, 999_999_000),
+      LocalDateTime.of(1970, 1, 1, 0, 0, 0, 1_000),
+      OffsetDateTime.of(2026, 1, 2, 3, 4, 5, 6_000, ZoneOffset.UTC),
+      ByteBuffer.wrap(new byte[] {0, 1, (byte) 0xFF})
+    };
+    ChangeRecord record =
+        new ChangeRecord(
+            "db.t",
+            ChangeRecord.Operation.UPSERT,
+            values,
+            "db.t|42",
+            3,
+            2,
+            "mysql-bin.000009",
+            123_456,
+            1_764_000_000_000L);
+    DataOutputSerializer out = new DataOutputSerializer(128);
+    ChangeRecordSerializer.INSTANCE.serialize(record, out);
+    DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
+    ChangeRecord read = ChangeRecordSerializer.INSTANCE.deserialize(in);
+
+    assertThat(in.available()).isZero();
+    assertThat(read.table()).isEqualTo("db.t");
+    assertThat(read.operation()).isEqualTo(ChangeRecord.Operation.UPSERT);
+    assertThat(read.key()).isEqualTo("db.t|42");
+    assertThat(read.schemaId()).isEqualTo(3);
+    assertThat(read.schemaVersion()).isEqualTo(2);
+    assertThat(read.binlogFile()).isEqualTo("mysql-bin.000009");
+    assertThat(read.binlogPosition()).isEqualTo(123_456);
+    assertThat(read.sourceMillis()).isEqualTo(1_764_000_000_000L);
+    assertThat(read.values()).containsExactly(values);
+  }
+
+  @Test
+  void itsSnapshotRestoresTheSameSerializer() throws Exception {
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    TypeSerializerSnapshot.writeVersionedSnapshot(
+        out, ChangeRecordSerializer.INSTANCE.snapshotConfiguration());
+    TypeSerializerSnapshot<ChangeRecord> read =
+        TypeSerializerSnapshot.readVersionedSnapshot(
+            new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
+    assertThat(read.restoreSerializer()).isSameAs(ChangeRecordSerializer.INSTANCE);
+    assertThat(
+            ChangeRecordSerializer.INSTANCE
+                .snapshotConfiguration()
+                .resolveSchemaCompatibility(read)
+                .isCompatibleAsIs())
+        .isTrue();
+  }
+}
