@@ -37,8 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A {@code flink} worker group on a real Flink standalone cluster (JobManager and TaskManagers in
  * their own JVMs, with no Floe jars): {@code floe serve} submits the worker job, its workers
- * compact a table, the job is cancelled from outside and the keeper submits it again, and the next
- * task completes on the new job. The keeper has an API token; the workers use the worker token.
+ * compact a table, the job is cancelled from outside and the keeper submits it again, the next task
+ * completes on the new job, and a TaskManager killed under a worker is recovered (the keeper
+ * forgets the worker, Flink runs it again on the spare TaskManager). The keeper has an API token;
+ * the workers use the worker token.
  */
 class OptimizerOnFlinkClusterITCase {
 
@@ -62,7 +64,12 @@ class OptimizerOnFlinkClusterITCase {
     CompletableFuture<Map<Long, String>> written =
         CompletableFuture.supplyAsync(() -> writeSmallFiles(data, 0));
     try (FlinkCluster cluster =
-        FlinkCluster.builder().taskManagers(2).slotsPerTaskManager(1).start()) {
+        FlinkCluster.builder()
+            .taskManagers(3) // the job takes two slots; the third TaskManager is the spare
+            .slotsPerTaskManager(1)
+            .set("heartbeat.interval", "1000") // a killed TaskManager is noticed within 5 s
+            .set("heartbeat.timeout", "5000")
+            .start()) {
       Map<Long, String> expected = new HashMap<>(written.join());
       int port = FloeProcess.freePort();
       Path config = directory.resolve("floe.yaml");
@@ -120,10 +127,42 @@ class OptimizerOnFlinkClusterITCase {
       assertThat(floe.table(port, TABLE).orElseThrow().get("consecutive_failures").asInt())
           .isZero();
 
+      // A TaskManager killed under a worker: the keeper forgets that worker, and Flink runs it
+      // again
+      // on the spare TaskManager.
+      long workerPid = floe.get(port, "/api/v1/workers").get("workers").get(0).get("pid").asLong();
+      FlinkCluster.TaskManager victim =
+          cluster.taskManagers().stream()
+              .filter(taskManager -> taskManager.pid() == workerPid)
+              .findFirst()
+              .orElseThrow();
+      cluster.kill(victim);
+      Poll.until(
+          "worker_lost for the worker of the killed TaskManager",
+          Duration.ofSeconds(60),
+          Duration.ofMillis(200),
+          () ->
+              messages(port, "worker_lost").stream()
+                  .anyMatch(m -> m.contains("(pid " + workerPid + ")")));
+      Poll.until(
+          "two workers live again, none on the killed TaskManager",
+          Duration.ofSeconds(90),
+          Duration.ofMillis(200),
+          () -> {
+            JsonNode workers = floe.get(port, "/api/v1/workers");
+            boolean onVictim = false;
+            for (JsonNode worker : workers.get("workers")) {
+              onVictim |= worker.get("pid").asLong() == workerPid;
+            }
+            return workers.get("groups").get(0).get("live").asInt() == 2 && !onVictim;
+          });
+
       serve.destroy(); // SIGTERM: the keeper cancels its job; the workers hand their tasks back
       assertThat(serve.waitFor(90, TimeUnit.SECONDS)).isTrue();
       assertThat(serve.exitValue()).as(Files.readString(log)).isZero();
-      assertThat(jobStates(cluster)).containsEntry(second.get("id").asText(), "CANCELED");
+      assertThat(jobStates(cluster))
+          .as("every job of the group ended when the keeper stopped")
+          .allSatisfy((id, state) -> assertThat(state).isEqualTo("CANCELED"));
       try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), data)) {
         assertThat(UpsertTables.read(catalog.catalog().loadTable(TableIdentifier.parse(TABLE))))
             .isEqualTo(expected);
@@ -211,6 +250,16 @@ class OptimizerOnFlinkClusterITCase {
       }
     }
     return Optional.empty();
+  }
+
+  private List<String> messages(int port, String kind) throws Exception {
+    List<String> messages = new ArrayList<>();
+    for (JsonNode event : floe.get(port, "/api/v1/events?limit=1000").get("events")) {
+      if (event.get("kind").asText().equals(kind)) {
+        messages.add(event.get("message").asText());
+      }
+    }
+    return messages;
   }
 
   private long completedTasks(int port) throws Exception {
