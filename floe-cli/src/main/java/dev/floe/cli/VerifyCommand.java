@@ -3,12 +3,9 @@ package dev.floe.cli;
 import dev.floe.core.config.FloeSettings;
 import dev.floe.core.error.FloeException;
 import dev.floe.core.source.MySqlSourceAddress;
-import dev.floe.core.verify.SliceSizer;
 import dev.floe.core.verify.VerifyReport;
 import dev.floe.iceberg.FloeCatalog;
-import dev.floe.mysql.MySqlConnections;
-import dev.floe.verify.Verifier;
-import dev.floe.verify.VerifyOptions;
+import dev.floe.verify.VerifyJob;
 import dev.floe.verify.VerifyProgress;
 import dev.floe.verify.VerifyRequest;
 import dev.floe.verify.VerifyResult;
@@ -146,46 +143,27 @@ final class VerifyCommand implements Callable<Integer> {
     FloeSettings settings = floe.settings();
     MySqlSourceAddress address =
         SourceAddresses.resolve(Optional.ofNullable(source), settings, floe.environment());
-    String[] names = table.split("\\.", 2);
-    if (names.length != 2 || names[0].isBlank() || names[1].isBlank()) {
-      throw FloeException.badInput("--table must be DATABASE.TABLE, got '" + table + "'.");
-    }
-    TableIdentifier targetTable = targetTable(names);
-    if (threads < 1) {
-      throw FloeException.badInput("--threads must be at least 1, got " + threads + ".");
-    }
-    if (maximumQueries != null && maximumQueries < 1) {
-      throw FloeException.badInput("--max-queries must be at least 1, got " + maximumQueries + ".");
-    }
-    if (sliceTargetMillis < 1) {
-      throw FloeException.badInput(
-          "--slice-target must be at least 1 ms, got " + sliceTargetMillis + ".");
-    }
-    if (connectTimeoutSeconds <= 0) {
-      throw FloeException.badInput(
-          "--connect-timeout must be at least 1 second, got " + connectTimeoutSeconds + ".");
-    }
-    VerifyOptions options =
-        VerifyOptions.defaults()
-            .withThreads(threads)
-            .withMaximumQueries(maximumQueries == null ? threads : maximumQueries)
-            .withMaximumThreadsRunning(maximumThreadsRunning)
-            .withSliceSizer(
-                new SliceSizer(
-                    Duration.ofMillis(sliceTargetMillis),
-                    SliceSizer.DEFAULT.minimum(),
-                    SliceSizer.DEFAULT.maximum()));
+    String[] names = VerifyJob.sourceTable(table, "--table");
+    TableIdentifier targetTable = VerifyJob.target(Optional.ofNullable(target), names, "--target");
+    VerifyJob job =
+        new VerifyJob(
+            new VerifyJob.Limits(
+                threads,
+                Optional.ofNullable(maximumQueries),
+                maximumThreadsRunning,
+                Duration.ofMillis(sliceTargetMillis),
+                Duration.ofSeconds(connectTimeoutSeconds)),
+            VerifyJob.Names.FLAGS);
     PrintWriter out = floe.spec.commandLine().getOut();
     PrintWriter err = floe.spec.commandLine().getErr();
     VerifyResult result;
     FloeCatalog catalog = floe.context().catalog();
     result =
-        new Verifier(new MySqlConnections(Duration.ofSeconds(connectTimeoutSeconds)), options)
-            .verify(
-                new VerifyRequest(
-                    address, names[0], names[1], targetTable, cutoff, window, timeColumn, key),
-                catalog.catalog(),
-                new ProgressLine(err));
+        job.run(
+            new VerifyRequest(
+                address, names[0], names[1], targetTable, cutoff, window, timeColumn, key),
+            catalog.catalog(),
+            new ProgressLine(err));
     VerifyReport verifyReport = result.report();
     out.print(verifyReport.summary(SHOWN_KEYS));
     if (report != null) {
@@ -195,16 +173,6 @@ final class VerifyCommand implements Callable<Integer> {
     }
     out.flush();
     return verifyReport.equal() ? ExitCodes.OK : ExitCodes.PROBLEM_FOUND;
-  }
-
-  private TableIdentifier targetTable(String[] sourceNames) {
-    if (target == null) {
-      return TableIdentifier.of(sourceNames[0], sourceNames[1]);
-    }
-    if (!target.contains(".") || target.startsWith(".") || target.endsWith(".")) {
-      throw FloeException.badInput("--target must be NAMESPACE.TABLE, got '" + target + "'.");
-    }
-    return TableIdentifier.parse(target);
   }
 
   private static void writeReport(Path file, String json) {
