@@ -61,6 +61,21 @@ class DashboardITCase {
         ChromiumBrowser browser = ChromiumBrowser.start(1280, 800)) {
       prepare(keeper);
       String base = "http://127.0.0.1:" + keeper.http.port();
+      HttpResponse<String> reported =
+          client.send(
+              HttpRequest.newBuilder(URI.create(base + "/api/v1/syncs/shop-sync"))
+                  .header("Authorization", "Bearer " + KeeperFixture.TOKEN)
+                  .header("Content-Type", "application/json")
+                  .PUT(
+                      HttpRequest.BodyPublishers.ofString(
+                          "{\"source\": \"mysql://floe@db:3306\", \"state\": \"running\","
+                              + " \"started_at\": \"2026-12-01T00:00:00Z\", \"lag_ms\": 1200,"
+                              + " \"error\": null, \"tables\": [{\"source_table\": \"shop.users\","
+                              + " \"table\": \"db.users\", \"phase\": \"binlog\", \"rows\": 100,"
+                              + " \"lag_ms\": 1200}]}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(reported.statusCode()).as(reported.body()).isBetween(200, 204);
       ChromeDriver driver = browser.driver();
 
       // No page and no API without the token or a session.
@@ -141,6 +156,7 @@ class DashboardITCase {
       assertThat(text(driver, "#groups tr[data-group]")).contains("2");
       assertThat(text(driver, "#zone")).startsWith("Times in ");
       assertThat(text(driver, "#alerts-firing")).isEqualTo("0");
+      assertThat(text(driver, "#syncs tr[data-sync='shop-sync']")).contains("running", "1 s");
       assertThat(text(driver, "#events")).contains("table_discovered");
       browser.screenshot(SCREENSHOTS.resolve("overview.png"));
 
