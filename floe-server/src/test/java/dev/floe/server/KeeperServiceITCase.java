@@ -126,7 +126,10 @@ class KeeperServiceITCase {
       JsonNode detail = keeper.get("/api/v1/tables/db.live");
       assertThat(detail.get("last_optimized_at").isNull()).isFalse();
       assertThat(detail.get("runs")).isNotEmpty();
-      assertThat(detail.get("runs").get(0).get("kind").asText()).isEqualTo("optimize");
+      // the newest run may be the metadata clean the optimize commit made due
+      List<String> kinds = new ArrayList<>();
+      detail.get("runs").forEach(run -> kinds.add(run.get("kind").asText()));
+      assertThat(kinds).contains("optimize");
     }
   }
 
