@@ -39,16 +39,7 @@ final class CheckpointedBinlogPosition {
    * @throws IOException when the checkpoint cannot be read
    */
   static Optional<BinlogPosition> read(Path restorePoint) throws IOException {
-    CheckpointMetadata metadata;
-    try (InputStream file = Files.newInputStream(restorePoint.resolve("_metadata"));
-        DataInputStream in = new DataInputStream(file)) {
-      metadata =
-          Checkpoints.loadCheckpointMetadata(
-              in,
-              CheckpointedBinlogPosition.class.getClassLoader(),
-              restorePoint.toUri().toString());
-    }
-    for (OperatorState operator : metadata.getOperatorStates()) {
+    for (OperatorState operator : metadata(restorePoint).getOperatorStates()) {
       for (OperatorSubtaskState subtask : operator.getStates()) {
         for (OperatorStateHandle handle : subtask.getManagedOperatorState()) {
           Optional<BinlogPosition> position = binlogSplitPosition(handle);
@@ -59,6 +50,15 @@ final class CheckpointedBinlogPosition {
       }
     }
     return Optional.empty();
+  }
+
+  /** The checkpoint's metadata ({@code _metadata}), with inline state and state file handles. */
+  static CheckpointMetadata metadata(Path restorePoint) throws IOException {
+    try (InputStream file = Files.newInputStream(restorePoint.resolve("_metadata"));
+        DataInputStream in = new DataInputStream(file)) {
+      return Checkpoints.loadCheckpointMetadata(
+          in, CheckpointedBinlogPosition.class.getClassLoader(), restorePoint.toUri().toString());
+    }
   }
 
   private static Optional<BinlogPosition> binlogSplitPosition(OperatorStateHandle handle)

@@ -376,11 +376,13 @@ public final class SyncRunner {
    * --resnapshot} decides by it whether the sync's state may be deleted.
    *
    * @param whatNow the end of the message: what happened and what to do
-   * @throws FloeException BAD_INPUT naming the checkpoint when it cannot be read
+   * @throws FloeException BAD_INPUT naming the checkpoint when it cannot be read, or when its
+   *     committer state is of a newer version than this Floe reads
    */
   private static BinlogPosition checkpointedPosition(
       Path restorePoint, SnapshotState state, String whatNow) {
     try {
+      CheckpointedCommitterState.requireReadable(restorePoint);
       return CheckpointedBinlogPosition.read(restorePoint).orElse(state.start());
     } catch (IOException | RuntimeException unreadable) {
       throw FloeException.badInput(

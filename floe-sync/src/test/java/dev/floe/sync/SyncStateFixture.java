@@ -32,14 +32,7 @@ import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
-import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
-import org.apache.flink.core.fs.FSDataInputStream;
-import org.apache.flink.core.memory.DataInputViewStreamWrapper;
 import org.apache.flink.runtime.checkpoint.Checkpoints;
-import org.apache.flink.runtime.checkpoint.OperatorState;
-import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
-import org.apache.flink.runtime.state.OperatorStateHandle;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -191,35 +184,13 @@ final class SyncStateFixture {
    * the version after {@link CommitterStateSerializer#MAGIC}; empty when it holds none.
    */
   static Optional<Integer> committerStateVersion(Path restorePoint) throws IOException {
-    CheckpointMetadata metadata;
-    try (InputStream file = Files.newInputStream(restorePoint.resolve("_metadata"));
-        DataInputStream in = new DataInputStream(file)) {
-      metadata =
-          Checkpoints.loadCheckpointMetadata(
-              in, SyncStateFixture.class.getClassLoader(), restorePoint.toUri().toString());
-    }
-    for (OperatorState operator : metadata.getOperatorStates()) {
-      for (OperatorSubtaskState subtask : operator.getStates()) {
-        for (OperatorStateHandle handle : subtask.getManagedOperatorState()) {
-          OperatorStateHandle.StateMetaInfo committer =
-              handle.getStateNameToPartitionOffsets().get("floe-committer");
-          if (committer == null || committer.getOffsets().length == 0) {
-            continue;
-          }
-          try (FSDataInputStream stream = handle.openInputStream()) {
-            stream.seek(committer.getOffsets()[0]);
-            byte[] bytes =
-                BytePrimitiveArraySerializer.INSTANCE.deserialize(
-                    new DataInputViewStreamWrapper(stream));
-            return Optional.of(
+    return CheckpointedCommitterState.read(restorePoint).stream()
+        .findFirst()
+        .map(
+            bytes ->
                 CommitterStateSerializer.isJavaSerialized(bytes)
                     ? 0
                     : java.nio.ByteBuffer.wrap(bytes).getInt(4));
-          }
-        }
-      }
-    }
-    return Optional.empty();
   }
 
   /** The binlog-phase commits at or after a checkpoint, over all tables. */

@@ -1,8 +1,10 @@
 package dev.floe.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.error.FloeException;
 import dev.floe.core.sync.SyncSummary;
 import dev.floe.iceberg.CatalogFactory;
 import dev.floe.iceberg.FloeCatalog;
@@ -13,13 +15,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -78,6 +84,54 @@ class SyncStateRestoreITCase {
         }
       }
     }
+  }
+
+  /**
+   * A checkpoint whose committer state is of a newer version than this Floe reads stops the sync
+   * before anything runs, naming the checkpoint and both versions; the checkpoint stays.
+   */
+  @Test
+  void refusesCommitterStateOfANewerVersion() throws Exception {
+    Properties fixture = properties("v1");
+    try (FileLock lock = SyncStateFixture.lockRoot();
+        MariaDbServer server = MariaDbServer.builder().start()) {
+      SyncStateFixture.clearRoot();
+      SyncStateFixture.unzipToRoot("v1/checkpoint.zip");
+      SyncStateFixture.script().get("create").forEach(server::execute);
+      Path checkpoint = SyncStateFixture.ROOT.resolve(fixture.getProperty("checkpoint.path"));
+      assertThat(bumpCommitterStateVersion(checkpoint)).as("committer state found").isTrue();
+      try (FloeCatalog catalog =
+          new CatalogFactory().open(CatalogSettings.embedded(), SyncStateFixture.data())) {
+        SyncRunner runner = new SyncRunner(catalog, new MySqlConnections(Duration.ofSeconds(10)));
+        assertThatThrownBy(() -> runner.start(SyncStateFixture.options(server)))
+            .isInstanceOf(FloeException.class)
+            .hasMessageStartingWith(
+                "Cannot read the sync's checkpoint "
+                    + checkpoint
+                    + " (the committer state in this checkpoint has state version 2; this Floe"
+                    + " reads versions 0 to 1. Restore it with the Floe that wrote it (or a newer"
+                    + " one).). Nothing was changed.");
+      }
+      assertThat(checkpoint.resolve("_metadata")).exists();
+    }
+  }
+
+  /** Rewrites the version after the committer state's magic from 1 to 2, in place. */
+  private static boolean bumpCommitterStateVersion(Path checkpoint) throws IOException {
+    byte[] marker = {0x46, 0x4C, 0x43, 0x53, 0, 0, 0, 1};
+    try (java.util.stream.Stream<Path> files = Files.list(checkpoint)) {
+      for (Path file : files.toList()) {
+        byte[] bytes = Files.readAllBytes(file);
+        for (int i = 0; i + marker.length <= bytes.length; i++) {
+          if (Arrays.equals(bytes, i, i + marker.length, marker, 0, marker.length)) {
+            bytes[i + 7] = 2;
+            Files.write(file, bytes);
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /**
