@@ -198,6 +198,29 @@ class AlertApiITCase {
         assertThat(JSON.readTree(acknowledged.body()).get("acknowledged_at").isNull()).isFalse();
         assertThat(send(keeper, "GET", "/api/v1/alerts/999999", "").statusCode()).isEqualTo(404);
 
+        // A sync that reports a lag above sync-lag's 5m fires within a refresh, and resolves when
+        // its next report is on time.
+        String report =
+            "{\"source\": \"mysql://floe@db:3306\", \"state\": \"running\", \"started_at\":"
+                + " \"2026-12-02T00:00:00Z\", \"lag_ms\": LAG, \"error\": null, \"tables\": []}";
+        assertThat(
+                send(keeper, "PUT", "/api/v1/syncs/orders", report.replace("LAG", "600000"))
+                    .statusCode())
+            .isBetween(200, 204);
+        Poll.until(
+            "sync orders fires sync-lag",
+            WITHIN,
+            EVERY,
+            () -> firing(keeper, "sync-lag", "orders"));
+        assertThat(JSON.readTree(receiver.next(WITHIN).body()).get("message").asText())
+            .isEqualTo("sync orders lags 10m behind its source, above 5m");
+        send(keeper, "PUT", "/api/v1/syncs/orders", report.replace("LAG", "1000"));
+        Poll.until(
+            "sync orders resolves", WITHIN, EVERY, () -> !firing(keeper, "sync-lag", "orders"));
+        JsonNode resolved = JSON.readTree(receiver.next(WITHIN).body());
+        assertThat(resolved.get("rule").asText()).isEqualTo("sync-lag");
+        assertThat(resolved.get("state").asText()).isEqualTo("resolved");
+
         for (String path :
             List.of("/api/v1/alerts", "/api/v1/silences", "/api/v1/channels", "/api/v1/alerts/1")) {
           assertThat(keeper.request("GET", path, Optional.empty()).statusCode()).isEqualTo(401);
@@ -208,6 +231,15 @@ class AlertApiITCase {
             .isEqualTo(401);
       }
     }
+  }
+
+  private boolean firing(KeeperFixture keeper, String rule, String subject) throws Exception {
+    for (JsonNode item : get("/api/v1/alerts?state=firing", keeper).get("alerts")) {
+      if (item.get("rule").asText().equals(rule) && item.get("subject").asText().equals(subject)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private JsonNode get(String path, KeeperFixture keeper) throws Exception {
