@@ -2,6 +2,7 @@ package dev.floe.sync;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -21,6 +22,14 @@ import org.apache.iceberg.io.WriteResult;
  */
 final class LegacyCommitterState {
 
+  /**
+   * Only the classes version 0 state holds (Floe's, the JDK's collections and values, Iceberg's
+   * files): anything else in the bytes is refused rather than instantiated.
+   */
+  private static final ObjectInputFilter CLASSES =
+      ObjectInputFilter.Config.createFilter(
+          "dev.floe.sync.*;java.lang.*;java.util.*;java.nio.*;org.apache.iceberg.**;!*");
+
   private LegacyCommitterState() {}
 
   /**
@@ -34,6 +43,7 @@ final class LegacyCommitterState {
       byte[] bytes, BiFunction<String, String, Optional<Map<Integer, PartitionSpec>>> specs) {
     Object[] restored;
     try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
+      in.setObjectInputFilter(CLASSES);
       restored = (Object[]) in.readObject();
     } catch (IOException | ClassNotFoundException | ClassCastException e) {
       throw new IllegalStateException(

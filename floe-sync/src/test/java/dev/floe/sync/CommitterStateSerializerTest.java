@@ -199,4 +199,18 @@ class CommitterStateSerializerTest {
         .as("files of a table made again since are dropped")
         .isEmpty();
   }
+
+  @Test
+  void versionZeroInstantiatesOnlyTheClassesItHolds() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(new Object[] {"sync-0", new java.text.SimpleDateFormat()});
+    }
+    assertThatThrownBy(
+            () -> LegacyCommitterState.read(bytes.toByteArray(), (t, u) -> Optional.of(SPECS)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage(
+            "cannot read the committer state of this checkpoint (state version 0, Java"
+                + " serialization): filter status: REJECTED");
+  }
 }
