@@ -119,7 +119,10 @@ class SyncStateFixtureWriter {
           output.resolve("README.md"),
           "Sync-state fixture "
               + version
-              + ": written by SyncStateFixtureWriter (docs/sync.md, \"State format\").\n",
+              + ": committer state version "
+              + CommitterStateSerializer.VERSION
+              + ", written by SyncStateFixtureWriter (docs/sync.md, \"State format\"); add the"
+              + " commit it was written at.\n",
           StandardCharsets.UTF_8);
     }
   }
