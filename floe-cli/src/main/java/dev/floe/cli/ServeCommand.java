@@ -150,6 +150,8 @@ final class ServeCommand implements Callable<Integer> {
         keeper.optimizer(),
         keeper.maintenance(),
         keeper.catalogs(),
-        keeper.alerts());
+        keeper.alerts(),
+        keeper.url(),
+        keeper.verifications());
   }
 }

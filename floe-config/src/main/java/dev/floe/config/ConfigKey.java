@@ -55,6 +55,11 @@ public record ConfigKey(
      * A list of alert channel sections, each with the keys of {@link ConfigSchema#CHANNEL_KEYS}.
      */
     CHANNELS("list of alert channel sections"),
+    /**
+     * A list of scheduled verification sections, each with the keys of {@link
+     * ConfigSchema#VERIFICATION_KEYS}.
+     */
+    VERIFICATIONS("list of verification sections"),
     /** A duration as {@link #DURATION} reads it, or 0 for never. */
     DURATION_OR_ZERO("duration or 0");
 

@@ -22,10 +22,12 @@ import dev.floe.core.config.OptimizerSettings;
 import dev.floe.core.config.SizeText;
 import dev.floe.core.config.StoreSettings;
 import dev.floe.core.config.SyncSettings;
+import dev.floe.core.config.VerificationSettings;
 import dev.floe.core.config.WorkerGroupKind;
 import dev.floe.core.config.WorkerGroupSettings;
 import dev.floe.core.error.FloeException;
 import dev.floe.core.maintenance.DurationText;
+import dev.floe.core.source.MySqlSourceAddress;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.URI;
@@ -33,7 +35,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -232,6 +240,8 @@ public final class ConfigLoader {
         return readItems(file, key, node, ConfigSchema.groupItemKeys());
       case CHANNELS:
         return readItems(file, key, node, ConfigSchema.channelItemKeys());
+      case VERIFICATIONS:
+        return readItems(file, key, node, ConfigSchema.verificationItemKeys());
       default:
         break;
     }
@@ -448,6 +458,7 @@ public final class ConfigLoader {
       case CATALOGS -> "a list of catalog sections";
       case GROUPS -> "a list of worker group sections";
       case CHANNELS -> "a list of alert channel sections";
+      case VERIFICATIONS -> "a list of verification sections";
       case DURATION_OR_ZERO -> "a duration such as 30m or 4h, or 0 for never";
       case SIZE ->
           "a size of at least "
@@ -624,7 +635,228 @@ public final class ConfigLoader {
         maintenance,
         keeperCatalogs(file, items, topCatalog),
         alerts(file, values),
-        string(values, ConfigSchema.KEEPER_URL));
+        string(values, ConfigSchema.KEEPER_URL),
+        verifications(file, values));
+  }
+
+  private static final Pattern VERIFICATION_LENGTH = Pattern.compile("[1-9][0-9]{0,5}[dhm]");
+  private static final Pattern VERIFICATION_AT = Pattern.compile("([01][0-9]|2[0-3]):[0-5][0-9]");
+
+  /**
+   * The {@code keeper.verifications} items: a unique name, a source (the item's or {@code
+   * source.url}) with its password, the tables, window, cutoff, daily time and time zone each in
+   * the shape {@code floe verify} takes.
+   */
+  private static List<VerificationSettings> verifications(Path file, Map<String, Located> values) {
+    @SuppressWarnings("unchecked")
+    List<SectionItem> items =
+        value(values, ConfigSchema.KEEPER_VERIFICATIONS.path(), List.class)
+            .map(list -> (List<SectionItem>) list)
+            .orElse(List.of());
+    List<VerificationSettings> verifications = new ArrayList<>();
+    Map<String, String> itemByName = new HashMap<>();
+    for (SectionItem item : items) {
+      verifications.add(verification(file, item, itemByName, values));
+    }
+    return List.copyOf(verifications);
+  }
+
+  private static VerificationSettings verification(
+      Path file, SectionItem item, Map<String, String> itemByName, Map<String, Located> top) {
+    Map<String, Located> values = item.values();
+    String name =
+        required(
+            file, item, ConfigSchema.VERIFICATION_NAME, "the API and the alerts name it", "orders");
+    Located nameValue = values.get(ConfigSchema.VERIFICATION_NAME.name());
+    if (!WorkerGroupSettings.NAME.matcher(name).matches()) {
+      throw FloeException.badInput(
+          where(file, nameValue.line())
+              + item.path()
+              + ".name must be 1 to 64 letters, digits, '-' or '_', starting with a letter or"
+              + " digit, got '"
+              + name
+              + "'. Rename the verification, e.g. name: orders.");
+    }
+    String earlier = itemByName.putIfAbsent(name.toLowerCase(Locale.ROOT), item.path());
+    if (earlier != null) {
+      throw FloeException.badInput(
+          where(file, nameValue.line())
+              + item.path()
+              + ".name '"
+              + name
+              + "' is the name of "
+              + earlier
+              + " too (names are compared ignoring case). Give each verification a name of its"
+              + " own.");
+    }
+    Optional<Located> sourceValue =
+        Optional.ofNullable(values.get(ConfigSchema.VERIFICATION_SOURCE.name()));
+    String sourceName =
+        sourceValue.isPresent() ? item.path() + ".source" : ConfigSchema.SOURCE_URL.path();
+    Located url =
+        sourceValue
+            .or(() -> Optional.ofNullable(top.get(ConfigSchema.SOURCE_URL.path())))
+            .orElseThrow(
+                () ->
+                    FloeException.badInput(
+                        where(file, item.line())
+                            + item.path()
+                            + ".source is required when source.url is not set: the MySQL"
+                            + " source to verify. Add it, e.g. source: "
+                            + MySqlSourceAddress.EXAMPLE
+                            + "."));
+    MySqlSourceAddress source;
+    try {
+      source = MySqlSourceAddress.parse((String) url.value(), sourceName);
+    } catch (FloeException e) {
+      throw FloeException.badInput(where(file, url.line()) + e.getMessage());
+    }
+    if (source.password().isEmpty()) {
+      Optional<Secret> password =
+          Optional.ofNullable(values.get(ConfigSchema.VERIFICATION_PASSWORD.name()))
+              .or(() -> Optional.ofNullable(top.get(ConfigSchema.SOURCE_PASSWORD.path())))
+              .map(located -> Secret.of((String) located.value()));
+      source = password.map(source::withPassword).orElse(source);
+    }
+    String table =
+        required(file, item, ConfigSchema.VERIFICATION_TABLE, "the MySQL table", "shop.orders");
+    if (!table.matches("[^.\\s]+\\.[^.\\s]+")) {
+      throw invalidItemValue(
+          file,
+          values.get(ConfigSchema.VERIFICATION_TABLE.name()),
+          item,
+          "table",
+          table,
+          "DATABASE.TABLE, e.g. table: shop.orders");
+    }
+    Optional<String> target =
+        Optional.ofNullable(values.get(ConfigSchema.VERIFICATION_TARGET.name()))
+            .map(located -> (String) located.value());
+    if (target.isPresent()
+        && (!target.get().contains(".")
+            || target.get().startsWith(".")
+            || target.get().endsWith("."))) {
+      throw invalidItemValue(
+          file,
+          values.get(ConfigSchema.VERIFICATION_TARGET.name()),
+          item,
+          "target",
+          target.get(),
+          "NAMESPACE.TABLE, e.g. target: ods.orders");
+    }
+    String timeColumn =
+        required(
+            file,
+            item,
+            ConfigSchema.VERIFICATION_TIME_COLUMN,
+            "the column set on every insert and update",
+            "updated_at");
+    String window =
+        itemString(values, ConfigSchema.VERIFICATION_WINDOW, VerificationSettings.DEFAULT_WINDOW);
+    if (!VERIFICATION_LENGTH.matcher(window).matches()) {
+      throw invalidItemValue(
+          file,
+          values.get(ConfigSchema.VERIFICATION_WINDOW.name()),
+          item,
+          "window",
+          window,
+          "a length like 7d, 36h or 90m");
+    }
+    String cutoff =
+        itemString(values, ConfigSchema.VERIFICATION_CUTOFF, VerificationSettings.DEFAULT_CUTOFF);
+    if (!validCutoff(cutoff)) {
+      throw invalidItemValue(
+          file,
+          values.get(ConfigSchema.VERIFICATION_CUTOFF.name()),
+          item,
+          "cutoff",
+          cutoff,
+          "today, a date (2026-11-29) or an ISO date-time (2026-11-29T06:00)");
+    }
+    String at = itemString(values, ConfigSchema.VERIFICATION_AT, "00:30");
+    if (!VERIFICATION_AT.matcher(at).matches()) {
+      throw invalidItemValue(
+          file,
+          values.get(ConfigSchema.VERIFICATION_AT.name()),
+          item,
+          "at",
+          at,
+          "a time of day HH:MM from 00:00 to 23:59, quoted, e.g. at: \"00:30\"");
+    }
+    String zoneText = itemString(values, ConfigSchema.VERIFICATION_TIME_ZONE, "UTC");
+    ZoneId zone;
+    try {
+      zone = ZoneId.of(zoneText);
+    } catch (DateTimeException e) {
+      throw invalidItemValue(
+          file,
+          values.get(ConfigSchema.VERIFICATION_TIME_ZONE.name()),
+          item,
+          "time-zone",
+          zoneText,
+          "an IANA time zone such as Asia/Shanghai, Europe/Berlin or UTC");
+    }
+    return new VerificationSettings(
+        name, source, table, target, timeColumn, window, cutoff, LocalTime.parse(at), zone);
+  }
+
+  private static boolean validCutoff(String text) {
+    if (text.equalsIgnoreCase("today")) {
+      return true;
+    }
+    try {
+      if (text.length() == 10) {
+        LocalDate.parse(text);
+      } else {
+        LocalDateTime.parse(text.replace(' ', 'T'));
+      }
+      return true;
+    } catch (DateTimeParseException e) {
+      return false;
+    }
+  }
+
+  private static String required(
+      Path file, SectionItem item, ConfigKey key, String what, String example) {
+    Optional<String> value =
+        Optional.ofNullable(item.values().get(key.name()))
+            .map(located -> ((String) located.value()).trim())
+            .filter(text -> !text.isEmpty());
+    if (value.isEmpty()) {
+      throw FloeException.badInput(
+          where(file, item.line())
+              + item.path()
+              + "."
+              + key.name()
+              + " is required: "
+              + what
+              + ". Add it, e.g. "
+              + key.name()
+              + ": "
+              + example
+              + ".");
+    }
+    return value.get();
+  }
+
+  private static String itemString(Map<String, Located> values, ConfigKey key, String orElse) {
+    return Optional.ofNullable(values.get(key.name()))
+        .map(located -> ((String) located.value()).trim())
+        .orElse(orElse);
+  }
+
+  private static FloeException invalidItemValue(
+      Path file, Located located, SectionItem item, String key, String value, String fix) {
+    return FloeException.badInput(
+        where(file, located.line())
+            + item.path()
+            + "."
+            + key
+            + " must be "
+            + fix
+            + ", got '"
+            + value
+            + "'.");
   }
 
   /**

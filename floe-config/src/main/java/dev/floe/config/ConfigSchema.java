@@ -566,6 +566,100 @@ public final class ConfigSchema {
           0,
           false);
 
+  public static final ConfigKey KEEPER_VERIFICATIONS =
+      key(
+          "keeper.verifications",
+          Kind.VERIFICATIONS,
+          "none",
+          "floe serve: verifications the keeper runs once a day, as floe verify does (its load"
+              + " limits at their defaults), one at a time; each item has the keys below. E.g. - {"
+              + " name: orders, source: mysql://floe@db:3306, table: shop.orders, target:"
+              + " ods.orders, time-column: updated_at, window: 7d, at: \"00:30\", time-zone:"
+              + " Asia/Shanghai }.");
+  public static final ConfigKey VERIFICATION_NAME =
+      key(
+          "keeper.verifications[].name",
+          Kind.STRING,
+          null,
+          "Required: the verification's name, as the API, the pages and the alerts show it; 1 to"
+              + " 64 letters, digits, - and _, each different from the others ignoring case.");
+  public static final ConfigKey VERIFICATION_SOURCE =
+      key(
+          "keeper.verifications[].source",
+          Kind.STRING,
+          "source.url",
+          "The MySQL/MariaDB source, mysql://USER[:PASSWORD]@HOST[:PORT]; the password best as"
+              + " the password key.");
+  public static final ConfigKey VERIFICATION_PASSWORD =
+      new ConfigKey(
+          "keeper.verifications[].password",
+          Kind.STRING,
+          Optional.of("source.password"),
+          "The source's password when its URL has none, best written as ${env:NAME}. Never"
+              + " printed.",
+          List.of(),
+          0,
+          true);
+  public static final ConfigKey VERIFICATION_TABLE =
+      key(
+          "keeper.verifications[].table",
+          Kind.STRING,
+          null,
+          "Required: the MySQL table, DATABASE.TABLE (floe verify --table).");
+  public static final ConfigKey VERIFICATION_TARGET =
+      key(
+          "keeper.verifications[].target",
+          Kind.STRING,
+          "the same DATABASE.TABLE",
+          "The lake table, NAMESPACE.TABLE (floe verify --target).");
+  public static final ConfigKey VERIFICATION_TIME_COLUMN =
+      key(
+          "keeper.verifications[].time-column",
+          Kind.STRING,
+          null,
+          "Required: the DATE/DATETIME/TIMESTAMP column set on every insert and update (floe"
+              + " verify --time-column).");
+  public static final ConfigKey VERIFICATION_WINDOW =
+      key(
+          "keeper.verifications[].window",
+          Kind.STRING,
+          "7d",
+          "How far before the cutoff rows are compared in full: 7d, 36h, 90m (floe verify"
+              + " --window).");
+  public static final ConfigKey VERIFICATION_CUTOFF =
+      key(
+          "keeper.verifications[].cutoff",
+          Kind.STRING,
+          "today",
+          "today, a date or an ISO date-time in the source's time zone; rows changed at or after"
+              + " it are not compared (floe verify --cutoff).");
+  public static final ConfigKey VERIFICATION_AT =
+      key(
+          "keeper.verifications[].at",
+          Kind.STRING,
+          "00:30",
+          "The daily time the verification runs, HH:MM in time-zone (quote it: \"00:30\").");
+  public static final ConfigKey VERIFICATION_TIME_ZONE =
+      key(
+          "keeper.verifications[].time-zone",
+          Kind.STRING,
+          "UTC",
+          "The source's time zone, an IANA name such as Asia/Shanghai: at is read in it.");
+
+  /** The keys of one {@code keeper.verifications} item, in the order the reference lists them. */
+  public static final List<ConfigKey> VERIFICATION_KEYS =
+      List.of(
+          VERIFICATION_NAME,
+          VERIFICATION_SOURCE,
+          VERIFICATION_PASSWORD,
+          VERIFICATION_TABLE,
+          VERIFICATION_TARGET,
+          VERIFICATION_TIME_COLUMN,
+          VERIFICATION_WINDOW,
+          VERIFICATION_CUTOFF,
+          VERIFICATION_AT,
+          VERIFICATION_TIME_ZONE);
+
   public static final List<ConfigKey> KEYS =
       keys(
           DATA_DIR,
@@ -620,7 +714,8 @@ public final class ConfigSchema {
           KEEPER_ALERTS_SMTP_USER,
           KEEPER_ALERTS_SMTP_PASSWORD,
           KEEPER_ALERTS_SMTP_FROM,
-          KEEPER_ALERTS_SMTP_STARTTLS);
+          KEEPER_ALERTS_SMTP_STARTTLS,
+          KEEPER_VERIFICATIONS);
 
   private ConfigSchema() {}
 
@@ -753,6 +848,13 @@ public final class ConfigSchema {
     return Collections.unmodifiableMap(keys);
   }
 
+  /** The keys of one {@code keeper.verifications} item by name ({@code table}, ...). */
+  public static Map<String, ConfigKey> verificationItemKeys() {
+    Map<String, ConfigKey> keys = new LinkedHashMap<>();
+    VERIFICATION_KEYS.forEach(key -> keys.put(key.name(), key));
+    return Collections.unmodifiableMap(keys);
+  }
+
   /**
    * Every key the reference documents, in its order: {@link #KEYS}, with the keys of a {@code
    * keeper.optimizer.groups} item right after that key.
@@ -766,6 +868,9 @@ public final class ConfigSchema {
       }
       if (key.kind() == Kind.CHANNELS) {
         keys.addAll(CHANNEL_KEYS);
+      }
+      if (key.kind() == Kind.VERIFICATIONS) {
+        keys.addAll(VERIFICATION_KEYS);
       }
     }
     return List.copyOf(keys);

@@ -30,6 +30,7 @@ import java.util.Optional;
  * @param alerts alert rules and the channels notifications go to
  * @param url where other processes reach this keeper ({@code http(s)://HOST:PORT}): {@code floe
  *     sync} reports its status there; empty = no report
+ * @param verifications the verifications it runs once a day ({@code keeper.verifications})
  */
 public record KeeperSettings(
     ListenAddress listen,
@@ -45,7 +46,8 @@ public record KeeperSettings(
     MaintenanceIntervals maintenance,
     List<KeeperCatalog> catalogs,
     AlertSettings alerts,
-    Optional<String> url) {
+    Optional<String> url,
+    List<VerificationSettings> verifications) {
 
   public static final ListenAddress DEFAULT_LISTEN = new ListenAddress("127.0.0.1", 8420);
   public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(30);
@@ -67,6 +69,41 @@ public record KeeperSettings(
     catalogs = List.copyOf(requireNonNull(catalogs, "catalogs is null"));
     requireNonNull(alerts, "alerts is null");
     requireNonNull(url, "url is null");
+    verifications = List.copyOf(requireNonNull(verifications, "verifications is null"));
+  }
+
+  /** Settings of no scheduled verification. */
+  public KeeperSettings(
+      ListenAddress listen,
+      Optional<Secret> apiToken,
+      Duration refreshInterval,
+      int quarantineAfterFailures,
+      Duration taskTimeout,
+      Duration historyRetention,
+      List<String> include,
+      List<String> exclude,
+      StoreSettings store,
+      OptimizerSettings optimizer,
+      MaintenanceIntervals maintenance,
+      List<KeeperCatalog> catalogs,
+      AlertSettings alerts,
+      Optional<String> url) {
+    this(
+        listen,
+        apiToken,
+        refreshInterval,
+        quarantineAfterFailures,
+        taskTimeout,
+        historyRetention,
+        include,
+        exclude,
+        store,
+        optimizer,
+        maintenance,
+        catalogs,
+        alerts,
+        url,
+        List.of());
   }
 
   /** Settings of no keeper URL (nothing reports to a keeper). */
