@@ -13,7 +13,6 @@ import dev.floe.iceberg.optimize.OptimizeJob;
 import dev.floe.server.alerts.AlertDelivery;
 import dev.floe.server.alerts.AlertLoop;
 import dev.floe.server.alerts.KeeperObservations;
-import dev.floe.server.alerts.VerificationObservation;
 import dev.floe.server.discovery.CatalogApiLister;
 import dev.floe.server.discovery.DiscoveryLoop;
 import dev.floe.server.discovery.JdbcCatalogLister;
@@ -33,6 +32,8 @@ import dev.floe.server.store.KeeperStore;
 import dev.floe.server.store.TableRecord;
 import dev.floe.server.store.TableStatus;
 import dev.floe.server.syncs.SyncReports;
+import dev.floe.server.verify.VerificationScheduler;
+import dev.floe.server.verify.VerifyJobRunner;
 import dev.floe.server.workers.CapacityLoop;
 import dev.floe.server.workers.FlinkGroupSupervisor;
 import dev.floe.server.workers.FlinkJobLauncher;
@@ -51,7 +52,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.slf4j.Logger;
@@ -78,7 +78,9 @@ public final class KeeperService implements AutoCloseable {
           KeeperEvent.TABLE_REWOUND,
           KeeperEvent.TABLE_QUARANTINED,
           KeeperEvent.CATALOG_UNREACHABLE,
-          KeeperEvent.CAPACITY_BELOW_TARGET);
+          KeeperEvent.CAPACITY_BELOW_TARGET,
+          KeeperEvent.VERIFICATION_DIFFERENT,
+          KeeperEvent.VERIFICATION_FAILED);
 
   private final KeeperSettings settings;
   private final Clock clock;
@@ -108,6 +110,7 @@ public final class KeeperService implements AutoCloseable {
   private final AlertDelivery alertDelivery;
   private final AlertLoop alerts;
   private final SyncReports syncs;
+  private final VerificationScheduler verifications;
   private final List<Thread> threads = new ArrayList<>();
   private volatile Instant startedAt = Instant.EPOCH;
 
@@ -223,11 +226,23 @@ public final class KeeperService implements AutoCloseable {
     this.metrics = new KeeperMetrics(registry, queue, workers, groups, workerRegistry, clock);
     coordinator.onRun(metrics::recordRun);
     this.syncs = new SyncReports(store, clock);
-    // The verifications report through this once their part is in the service.
-    Supplier<List<VerificationObservation>> verifications = List::of;
+    // The scheduled verifications' tables are in the top-level catalog, the first one opened.
+    this.verifications =
+        new VerificationScheduler(
+            settings.verifications(),
+            store,
+            new VerifyJobRunner(openCatalogs.get(0).catalog()),
+            events,
+            clock);
     this.alertObservations =
         new KeeperObservations(
-            registry, evaluator, capacity, queue, discovery, syncs::observations, verifications);
+            registry,
+            evaluator,
+            capacity,
+            queue,
+            discovery,
+            syncs::observations,
+            verifications::observations);
     this.alertDelivery =
         AlertDelivery.of(
             settings.alerts().channels(),
@@ -410,6 +425,8 @@ public final class KeeperService implements AutoCloseable {
     alertObservations.restore(store.alerts().firing());
     store.alerts().prune(clock.instant().minus(settings.historyRetention()));
     start("floe-keeper-alerts", alerts);
+    verifications.load();
+    start("floe-keeper-verifications", verifications);
     flinkGroups
         .values()
         .forEach(flink -> start("floe-keeper-flink-" + flink.group().name(), flink));
@@ -469,6 +486,11 @@ public final class KeeperService implements AutoCloseable {
   /** The latest report of every sync job that reports to this keeper. */
   public SyncReports syncs() {
     return syncs;
+  }
+
+  /** The scheduled verifications ({@code keeper.verifications}) and their runs. */
+  public VerificationScheduler verifications() {
+    return verifications;
   }
 
   public KeeperMetrics metrics() {
@@ -627,6 +649,7 @@ public final class KeeperService implements AutoCloseable {
     maintenance.stop();
     capacity.stop();
     alerts.stop();
+    verifications.stop();
     flinkGroups.values().forEach(flink -> flink.stop(PROCESS_STOP_GRACE));
     processes.stop(PROCESS_STOP_GRACE);
     workers.stop(STOP_GRACE);

@@ -41,6 +41,10 @@ final class KeeperFixture implements AutoCloseable {
   private final ObjectMapper json = new ObjectMapper();
 
   KeeperFixture(Path dataDirectory, KeeperSettings settings) {
+    this(dataDirectory, settings, Clock.systemUTC());
+  }
+
+  KeeperFixture(Path dataDirectory, KeeperSettings settings, Clock clock) {
     this.dataDirectory = dataDirectory;
     this.catalog = new CatalogFactory().open(CatalogSettings.embedded(), dataDirectory);
     this.service =
@@ -48,7 +52,7 @@ final class KeeperFixture implements AutoCloseable {
             dataDirectory,
             CatalogSettings.embedded(),
             settings,
-            Clock.systemUTC(),
+            clock,
             new IcebergMaintenanceJobs(),
             WorkerLauncher.NONE);
     service.start();

@@ -72,6 +72,7 @@ public final class KeeperHttpServer implements AutoCloseable {
   private final DashboardSessions sessions;
   private final DashboardRoutes dashboard;
   private final SyncRoutes syncRoutes;
+  private final VerificationRoutes verificationRoutes;
 
   private KeeperHttpServer(
       KeeperService keeper, Optional<Secret> token, HttpServer server, ExecutorService executor) {
@@ -98,6 +99,7 @@ public final class KeeperHttpServer implements AutoCloseable {
     this.sessions = new DashboardSessions(keeper.clock());
     this.dashboard = new DashboardRoutes(this.token, sessions);
     this.syncRoutes = new SyncRoutes(keeper.syncs(), json);
+    this.verificationRoutes = new VerificationRoutes(keeper.verifications(), json);
   }
 
   /**
@@ -283,6 +285,12 @@ public final class KeeperHttpServer implements AutoCloseable {
       } catch (IllegalArgumentException e) {
         response = new WorkerRoutes.Response(400, error(e.getMessage()));
       }
+      send(exchange, response.status(), response.body());
+      return;
+    }
+    if (path.equals(VerificationRoutes.PREFIX)
+        || path.startsWith(VerificationRoutes.PREFIX + "/")) {
+      WorkerRoutes.Response response = verificationRoutes.handle(method, path);
       send(exchange, response.status(), response.body());
       return;
     }

@@ -506,10 +506,98 @@ public final class JdbcKeeperStore implements KeeperStore {
   }
 
   @Override
+  public synchronized Instant verificationKnownSince(String name, Instant now) {
+    update(
+        "remember verification " + name,
+        "INSERT INTO keeper_verifications (name, known_at) VALUES (?, ?)"
+            + " ON CONFLICT (name) DO NOTHING",
+        statement -> {
+          statement.setString(1, name);
+          statement.setLong(2, now.toEpochMilli());
+        });
+    return query(
+            "read verification " + name,
+            "SELECT known_at FROM keeper_verifications WHERE name = ?",
+            statement -> statement.setString(1, name),
+            rows -> Instant.ofEpochMilli(rows.getLong(1)))
+        .get(0);
+  }
+
+  @Override
+  public synchronized VerificationRun recordVerificationRun(VerificationRun run) {
+    long[] id = new long[1];
+    transaction(
+        "record a run of verification " + run.name(),
+        connection -> {
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "INSERT INTO keeper_verification_runs (name, started_at, finished_at, result,"
+                      + " missing, extra, different, error, report)"
+                      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            statement.setString(1, run.name());
+            statement.setLong(2, run.startedAt().toEpochMilli());
+            statement.setLong(3, run.finishedAt().toEpochMilli());
+            statement.setString(4, run.result());
+            statement.setLong(5, run.missing());
+            statement.setLong(6, run.extra());
+            statement.setLong(7, run.different());
+            statement.setString(8, run.error().orElse(null));
+            statement.setString(9, run.report().orElse(null));
+            statement.executeUpdate();
+          }
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT MAX(id) FROM keeper_verification_runs WHERE name = ?")) {
+            statement.setString(1, run.name());
+            try (ResultSet rows = statement.executeQuery()) {
+              rows.next();
+              id[0] = rows.getLong(1);
+            }
+          }
+        });
+    return new VerificationRun(
+        id[0],
+        run.name(),
+        run.startedAt(),
+        run.finishedAt(),
+        run.result(),
+        run.missing(),
+        run.extra(),
+        run.different(),
+        run.error(),
+        run.report());
+  }
+
+  @Override
+  public synchronized List<VerificationRun> verificationRuns(String name, int limit) {
+    return query(
+        "read the runs of verification " + name,
+        "SELECT id, started_at, finished_at, result, missing, extra, different, error, report"
+            + " FROM keeper_verification_runs WHERE name = ? ORDER BY id DESC LIMIT ?",
+        statement -> {
+          statement.setString(1, name);
+          statement.setInt(2, limit);
+        },
+        rows ->
+            new VerificationRun(
+                rows.getLong(1),
+                name,
+                Instant.ofEpochMilli(rows.getLong(2)),
+                Instant.ofEpochMilli(rows.getLong(3)),
+                rows.getString(4),
+                rows.getLong(5),
+                rows.getLong(6),
+                rows.getLong(7),
+                Optional.ofNullable(rows.getString(8)),
+                Optional.ofNullable(rows.getString(9))));
+  }
+
+  @Override
   public synchronized void prune(Instant before) {
     for (String sql :
         List.of(
             "DELETE FROM keeper_runs WHERE finished_at < ?",
+            "DELETE FROM keeper_verification_runs WHERE finished_at < ?",
             "DELETE FROM keeper_events WHERE at < ?",
             "DELETE FROM keeper_health_samples WHERE at < ?")) {
       update(

@@ -34,6 +34,9 @@ public record KeeperEvent(
   public static final String CAPACITY_RESTORED = "capacity_restored";
   public static final String ALERT_FIRED = "alert_fired";
   public static final String ALERT_RESOLVED = "alert_resolved";
+  public static final String VERIFICATION_EQUAL = "verification_equal";
+  public static final String VERIFICATION_DIFFERENT = "verification_different";
+  public static final String VERIFICATION_FAILED = "verification_failed";
 
   /** A table property meant for the alert rules that cannot be used (named in the message). */
   public static final String ALERT_PROPERTY_INVALID = "alert_property_invalid";

@@ -55,7 +55,26 @@ public interface KeeperStore extends TableStateStore, AutoCloseable {
   /** The latest report of every sync job that has reported, by name. */
   List<SyncReportRow> syncReports();
 
-  /** Deletes runs, events and health samples older than {@code before}. */
+  /**
+   * When the keeper first saw the scheduled verification {@code name}: the stored time, else {@code
+   * now}, which is stored.
+   */
+  Instant verificationKnownSince(String name, Instant now);
+
+  /**
+   * Records a verification's run.
+   *
+   * @return the run with its id
+   */
+  VerificationRun recordVerificationRun(VerificationRun run);
+
+  /** The verification's newest runs, newest first. */
+  List<VerificationRun> verificationRuns(String name, int limit);
+
+  /**
+   * Deletes runs (of tables and of verifications), events and health samples older than {@code
+   * before}.
+   */
   void prune(Instant before);
 
   /** The alerts, their deliveries and silences, in the same database. */

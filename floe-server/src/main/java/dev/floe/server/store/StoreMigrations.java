@@ -149,7 +149,29 @@ final class StoreMigrations {
               + " reported_at BIGINT NOT NULL,"
               + " report TEXT NOT NULL)");
 
-  private static final List<List<String>> MIGRATIONS = List.of(V1, V2, V3, V4);
+  /**
+   * Version 5: the scheduled verifications: when the keeper first saw each ({@code known_at}, so a
+   * run missed while it was down is caught up) and every run with its counts and JSON report.
+   */
+  private static final List<String> V5 =
+      List.of(
+          "CREATE TABLE keeper_verifications ("
+              + " name VARCHAR(255) NOT NULL PRIMARY KEY,"
+              + " known_at BIGINT NOT NULL)",
+          "CREATE TABLE keeper_verification_runs ("
+              + " id {identity},"
+              + " name VARCHAR(255) NOT NULL,"
+              + " started_at BIGINT NOT NULL,"
+              + " finished_at BIGINT NOT NULL,"
+              + " result VARCHAR(16) NOT NULL,"
+              + " missing BIGINT NOT NULL,"
+              + " extra BIGINT NOT NULL,"
+              + " different BIGINT NOT NULL,"
+              + " error TEXT,"
+              + " report TEXT)",
+          "CREATE INDEX keeper_verification_runs_name ON keeper_verification_runs (name, id)");
+
+  private static final List<List<String>> MIGRATIONS = List.of(V1, V2, V3, V4, V5);
 
   static final int LATEST = MIGRATIONS.size();
 

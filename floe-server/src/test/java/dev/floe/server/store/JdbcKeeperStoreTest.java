@@ -432,6 +432,87 @@ class JdbcKeeperStoreTest {
     }
 
     @Test
+    void verificationRunsRoundTripNewestFirstAndTheKnownTimeIsKept() {
+      JdbcKeeperStore store = open();
+      assertThat(store.verificationKnownSince("orders", T0)).isEqualTo(T0);
+      assertThat(store.verificationKnownSince("orders", T0.plusSeconds(60))).isEqualTo(T0);
+      VerificationRun different =
+          store.recordVerificationRun(
+              new VerificationRun(
+                  0,
+                  "orders",
+                  T0,
+                  T0.plusSeconds(3),
+                  VerificationRun.DIFFERENT,
+                  1,
+                  2,
+                  3,
+                  Optional.empty(),
+                  Optional.of("{\"status\": \"different\"}")));
+      VerificationRun failed =
+          store.recordVerificationRun(
+              new VerificationRun(
+                  0,
+                  "orders",
+                  T0.plusSeconds(10),
+                  T0.plusSeconds(11),
+                  VerificationRun.FAILED,
+                  0,
+                  0,
+                  0,
+                  Optional.of("source down"),
+                  Optional.empty()));
+      store.recordVerificationRun(
+          new VerificationRun(
+              0,
+              "billing",
+              T0,
+              T0,
+              VerificationRun.EQUAL,
+              0,
+              0,
+              0,
+              Optional.empty(),
+              Optional.of("{}")));
+
+      assertThat(failed.id()).isGreaterThan(different.id());
+      store.close();
+      JdbcKeeperStore reopened = open();
+      assertThat(reopened.verificationRuns("orders", 10)).containsExactly(failed, different);
+      assertThat(reopened.verificationRuns("orders", 1)).containsExactly(failed);
+      assertThat(reopened.verificationKnownSince("orders", T0.plusSeconds(99))).isEqualTo(T0);
+      reopened.prune(T0.plusSeconds(5));
+      assertThat(reopened.verificationRuns("orders", 10)).containsExactly(failed);
+    }
+
+    @Test
+    void aStoreWrittenAtVersion4IsMigratedAndRead() throws SQLException {
+      try (Connection connection = connect()) {
+        StoreMigrations.migrate(
+            connection,
+            url().startsWith("jdbc:sqlite:")
+                ? StoreMigrations.Dialect.SQLITE
+                : StoreMigrations.Dialect.POSTGRESQL,
+            "for the test",
+            4);
+        try (Statement statement = connection.createStatement()) {
+          statement.executeUpdate(
+              "INSERT INTO keeper_syncs (name, reported_at, report) VALUES ('orders', "
+                  + T0.toEpochMilli()
+                  + ", '{}')");
+        }
+      }
+      assertThat(schemaRows()).containsExactly(4);
+
+      JdbcKeeperStore store = open();
+
+      assertThat(store.schemaVersion()).isEqualTo(StoreMigrations.LATEST);
+      assertThat(store.syncReports()).containsExactly(new SyncReportRow("orders", T0, "{}"));
+      assertThat(store.verificationRuns("orders", 10)).isEmpty();
+      assertThat(store.verificationKnownSince("orders", T0)).isEqualTo(T0);
+    }
+
+    @Test
     void refusesAStoreWrittenByANewerFloe() throws SQLException {
       open().close();
       try (Connection connection = connect();
