@@ -10,6 +10,7 @@ import dev.floe.core.config.KeeperSettings;
 import dev.floe.core.config.MaintenanceIntervals;
 import dev.floe.core.config.OptimizerSettings;
 import dev.floe.core.config.StoreSettings;
+import dev.floe.core.config.VerificationSettings;
 import dev.floe.core.maintenance.DurationText;
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.iceberg.CatalogFactory;
@@ -123,6 +124,21 @@ final class ConfigCommand implements Callable<Integer> {
         printCatalog(out, item.catalog(), "    - ", "      ");
         printPatterns(out, "      include: ", item.include());
         printPatterns(out, "      exclude: ", item.exclude());
+      }
+    }
+    if (!keeper.verifications().isEmpty()) {
+      out.println("  verifications:");
+      for (VerificationSettings item : keeper.verifications()) {
+        // The source prints with its password masked.
+        out.println("    - name: " + item.name());
+        out.println("      source: " + item.source());
+        out.println("      table: " + item.table());
+        item.target().ifPresent(target -> out.println("      target: " + target));
+        out.println("      time-column: " + item.timeColumn());
+        out.println("      window: " + item.window());
+        out.println("      cutoff: " + item.cutoff());
+        out.println("      at: \"" + item.at() + "\"");
+        out.println("      time-zone: " + item.timeZone().getId());
       }
     }
   }

@@ -146,6 +146,35 @@ class FloeCommandTest {
   }
 
   @Test
+  void configShowsTheScheduledVerificationsWithoutTheSourcePassword() throws Exception {
+    Files.writeString(
+        directory.resolve("floe.yaml"),
+        """
+        keeper:
+          verifications:
+            - { name: orders, source: "mysql://floe:${env:SHOP_PW}@db:3306", table: shop.orders,
+                time-column: updated_at, at: "01:15", time-zone: Asia/Shanghai }
+        """);
+
+    CliRun run =
+        CliRun.run(directory, Map.of("SHOP_PW", "shop-secret"), "--config", "floe.yaml", "config");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains(
+            "  verifications:\n"
+                + "    - name: orders\n"
+                + "      source: mysql://floe:******@db:3306\n"
+                + "      table: shop.orders\n"
+                + "      time-column: updated_at\n"
+                + "      window: 7d\n"
+                + "      cutoff: today\n"
+                + "      at: \"01:15\"\n"
+                + "      time-zone: Asia/Shanghai\n")
+        .doesNotContain("shop-secret");
+  }
+
+  @Test
   void configShowsTheKeeperDefaults() {
     CliRun run = CliRun.run(directory, "--data-dir", "lake", "config");
 
