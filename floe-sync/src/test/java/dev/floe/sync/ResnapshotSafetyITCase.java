@@ -76,6 +76,30 @@ class ResnapshotSafetyITCase {
       awaitEqual("notes");
       assertThat(sync.stop(Duration.ofSeconds(60))).startsWith("savepoint ");
     }
+    awaitStateSettled();
+  }
+
+  /**
+   * Flink may still be discarding a subsumed checkpoint after the stop returns: wait until two
+   * reads of the state directory agree before comparing it.
+   */
+  private void awaitStateSettled() throws Exception {
+    Object[] last = {null};
+    Poll.until(
+        "the sync's state directory stops changing",
+        Duration.ofSeconds(30),
+        Duration.ofMillis(500),
+        () -> {
+          Map<String, String> now;
+          try {
+            now = state();
+          } catch (java.io.UncheckedIOException e) {
+            return false;
+          }
+          boolean settled = now.equals(last[0]);
+          last[0] = now;
+          return settled;
+        });
   }
 
   @AfterEach
