@@ -5,7 +5,6 @@ import dev.floe.core.config.KeeperSettings;
 import dev.floe.core.config.ListenAddress;
 import dev.floe.core.config.MaintenanceIntervals;
 import dev.floe.core.config.OptimizerSettings;
-import dev.floe.core.config.StoreSettings;
 import dev.floe.core.optimize.OptimizePolicy;
 import dev.floe.core.state.TableKey;
 import dev.floe.iceberg.CatalogFactory;
@@ -26,7 +25,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -138,20 +136,15 @@ final class KeeperLiveBenchmark implements Benchmark {
           minutes);
 
       KeeperSettings settings =
-          new KeeperSettings(
-              new ListenAddress("127.0.0.1", 0),
-              Optional.empty(),
-              Duration.ofSeconds(refreshSeconds),
-              KeeperSettings.DEFAULT_QUARANTINE_AFTER_FAILURES,
-              KeeperSettings.DEFAULT_TASK_TIMEOUT,
-              KeeperSettings.DEFAULT_HISTORY_RETENTION,
-              List.of("bench\\.kept"),
-              List.of(),
-              StoreSettings.defaults(),
-              new OptimizerSettings(threads, 0.5, Duration.ofSeconds(30)),
-              new MaintenanceIntervals(
-                  Duration.ofMinutes(10), Duration.ofMinutes(10), Duration.ofDays(1)),
-              List.of());
+          KeeperSettings.builder()
+              .listen(new ListenAddress("127.0.0.1", 0))
+              .refreshInterval(Duration.ofSeconds(refreshSeconds))
+              .include(List.of("bench\\.kept"))
+              .optimizer(new OptimizerSettings(threads, 0.5, Duration.ofSeconds(30)))
+              .maintenance(
+                  new MaintenanceIntervals(
+                      Duration.ofMinutes(10), Duration.ofMinutes(10), Duration.ofDays(1)))
+              .build();
       List<Sample> samples = new ArrayList<>();
       try (KeeperService keeper =
           KeeperService.create(

@@ -103,20 +103,15 @@ final class KeeperRefreshBenchmark implements Benchmark {
               "tables registered", (System.nanoTime() - started) / 1e9, "s"));
 
       KeeperSettings settings =
-          new KeeperSettings(
-              new ListenAddress("127.0.0.1", 0),
-              Optional.empty(),
-              Duration.ofSeconds(refreshSeconds),
-              5,
-              Duration.ofMinutes(30),
-              Duration.ofDays(30),
-              List.of(),
-              List.of(),
-              store,
-              new OptimizerSettings(1, 0.5, Duration.ofSeconds(30)),
-              new MaintenanceIntervals(
-                  Duration.ofDays(365), Duration.ofDays(365), Duration.ofDays(365)),
-              List.of());
+          KeeperSettings.builder()
+              .listen(new ListenAddress("127.0.0.1", 0))
+              .refreshInterval(Duration.ofSeconds(refreshSeconds))
+              .store(store)
+              .optimizer(new OptimizerSettings(1, 0.5, Duration.ofSeconds(30)))
+              .maintenance(
+                  new MaintenanceIntervals(
+                      Duration.ofDays(365), Duration.ofDays(365), Duration.ofDays(365)))
+              .build();
       try (KeeperService keeper =
           KeeperService.create(
               data,

@@ -356,26 +356,22 @@ final class WorkersBenchmark implements Benchmark {
                     "--kinds takes threads and processes, got '" + kind + "'");
           };
       KeeperSettings settings =
-          new KeeperSettings(
-              new ListenAddress("127.0.0.1", 0),
-              Optional.empty(),
-              Duration.ofSeconds(2),
-              5,
-              Duration.ofMinutes(30),
-              Duration.ofDays(30),
-              List.of(),
-              List.of(),
-              store,
-              new OptimizerSettings(
-                  count,
-                  0.5,
-                  leaseTimeout,
-                  List.of(group),
-                  Optional.empty(),
-                  Duration.ofMinutes(2)),
-              new MaintenanceIntervals(
-                  Duration.ofDays(365), Duration.ofDays(365), Duration.ofDays(365)),
-              List.of());
+          KeeperSettings.builder()
+              .listen(new ListenAddress("127.0.0.1", 0))
+              .refreshInterval(Duration.ofSeconds(2))
+              .store(store)
+              .optimizer(
+                  new OptimizerSettings(
+                      count,
+                      0.5,
+                      leaseTimeout,
+                      List.of(group),
+                      Optional.empty(),
+                      Duration.ofMinutes(2)))
+              .maintenance(
+                  new MaintenanceIntervals(
+                      Duration.ofDays(365), Duration.ofDays(365), Duration.ofDays(365)))
+              .build();
       WorkerLauncher launcher = new OptimizerProcessLauncher(data, Optional.empty());
       KeeperService service =
           KeeperService.create(

@@ -137,21 +137,6 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   private static KeeperSettings withListen(KeeperSettings keeper, ListenAddress address) {
-    return new KeeperSettings(
-        address,
-        keeper.apiToken(),
-        keeper.refreshInterval(),
-        keeper.quarantineAfterFailures(),
-        keeper.taskTimeout(),
-        keeper.historyRetention(),
-        keeper.include(),
-        keeper.exclude(),
-        keeper.store(),
-        keeper.optimizer(),
-        keeper.maintenance(),
-        keeper.catalogs(),
-        keeper.alerts(),
-        keeper.url(),
-        keeper.verifications());
+    return keeper.toBuilder().listen(address).build();
   }
 }

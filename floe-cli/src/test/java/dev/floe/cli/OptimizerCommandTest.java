@@ -8,7 +8,6 @@ import dev.floe.core.config.KeeperSettings;
 import dev.floe.core.config.ListenAddress;
 import dev.floe.core.config.MaintenanceIntervals;
 import dev.floe.core.config.OptimizerSettings;
-import dev.floe.core.config.StoreSettings;
 import dev.floe.server.KeeperService;
 import dev.floe.server.http.KeeperHttpServer;
 import dev.floe.server.maintenance.IcebergMaintenanceJobs;
@@ -16,7 +15,6 @@ import dev.floe.server.workers.WorkerLauncher;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -42,19 +40,14 @@ class OptimizerCommandTest {
   void aWrongTokenStopsTheWorkerWithAClearMessageAndNoSecret() {
     Secret token = Secret.of("the-right-token");
     KeeperSettings settings =
-        new KeeperSettings(
-            new ListenAddress("127.0.0.1", 0),
-            Optional.of(token),
-            Duration.ofSeconds(30),
-            5,
-            Duration.ofMinutes(30),
-            Duration.ofDays(30),
-            List.of(),
-            List.of(),
-            StoreSettings.defaults(),
-            new OptimizerSettings(1, 0.5, Duration.ofSeconds(30)),
-            new MaintenanceIntervals(Duration.ofHours(1), Duration.ofHours(1), Duration.ofDays(1)),
-            List.of());
+        KeeperSettings.builder()
+            .listen(new ListenAddress("127.0.0.1", 0))
+            .apiToken(Optional.of(token))
+            .optimizer(new OptimizerSettings(1, 0.5, Duration.ofSeconds(30)))
+            .maintenance(
+                new MaintenanceIntervals(
+                    Duration.ofHours(1), Duration.ofHours(1), Duration.ofDays(1)))
+            .build();
     Path lake = directory.resolve("lake");
     try (KeeperService keeper =
         KeeperService.create(

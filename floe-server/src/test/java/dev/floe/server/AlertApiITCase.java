@@ -62,25 +62,15 @@ class AlertApiITCase {
               Optional.of(Secret.of(HOOK_SECRET)),
               List.of());
       KeeperSettings settings =
-          new KeeperSettings(
-              base.listen(),
-              base.apiToken(),
-              base.refreshInterval(),
-              base.quarantineAfterFailures(),
-              base.taskTimeout(),
-              base.historyRetention(),
-              base.include(),
-              base.exclude(),
-              base.store(),
-              base.optimizer(),
-              base.maintenance(),
-              base.catalogs(),
-              new AlertSettings(
-                  Duration.ZERO,
-                  Optional.of("https://floe.example.com"),
-                  Map.of(),
-                  List.of(ops),
-                  Optional.empty()));
+          base.toBuilder()
+              .alerts(
+                  new AlertSettings(
+                      Duration.ZERO,
+                      Optional.of("https://floe.example.com"),
+                      Map.of(),
+                      List.of(ops),
+                      Optional.empty()))
+              .build();
       try (KeeperFixture keeper = new KeeperFixture(directory, settings)) {
         Table table =
             UpsertTables.create(

@@ -22,7 +22,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -66,19 +65,17 @@ final class KeeperFixture implements AutoCloseable {
 
   static KeeperSettings settings(
       int quarantineAfterFailures, Optional<Secret> token, OptimizerSettings optimizer) {
-    return new KeeperSettings(
-        new ListenAddress("127.0.0.1", 0),
-        token,
-        Duration.ofSeconds(1),
-        quarantineAfterFailures,
-        Duration.ofMinutes(5),
-        Duration.ofDays(30),
-        List.of(),
-        List.of(),
-        new StoreSettings(Optional.empty(), Optional.empty(), Optional.empty()),
-        optimizer,
-        new MaintenanceIntervals(Duration.ofHours(1), Duration.ofHours(1), Duration.ofDays(1)),
-        List.of());
+    return KeeperSettings.builder()
+        .listen(new ListenAddress("127.0.0.1", 0))
+        .apiToken(token)
+        .refreshInterval(Duration.ofSeconds(1))
+        .quarantineAfterFailures(quarantineAfterFailures)
+        .taskTimeout(Duration.ofMinutes(5))
+        .store(new StoreSettings(Optional.empty(), Optional.empty(), Optional.empty()))
+        .optimizer(optimizer)
+        .maintenance(
+            new MaintenanceIntervals(Duration.ofHours(1), Duration.ofHours(1), Duration.ofDays(1)))
+        .build();
   }
 
   HttpResponse<String> request(String method, String path, Optional<String> token)

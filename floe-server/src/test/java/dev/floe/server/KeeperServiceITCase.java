@@ -339,20 +339,7 @@ class KeeperServiceITCase {
   @Test
   void aNonLoopbackAddressWithoutATokenIsRefused() {
     KeeperSettings open = KeeperFixture.settings(5, Optional.empty());
-    KeeperSettings exposed =
-        new KeeperSettings(
-            new ListenAddress("0.0.0.0", 8420),
-            open.apiToken(),
-            open.refreshInterval(),
-            open.quarantineAfterFailures(),
-            open.taskTimeout(),
-            open.historyRetention(),
-            open.include(),
-            open.exclude(),
-            open.store(),
-            open.optimizer(),
-            open.maintenance(),
-            open.catalogs());
+    KeeperSettings exposed = open.toBuilder().listen(new ListenAddress("0.0.0.0", 8420)).build();
     assertThatThrownBy(
             () ->
                 KeeperService.create(

@@ -91,23 +91,7 @@ class VerificationSchedulerITCase {
             LocalTime.of(0, 30),
             ZoneId.of("UTC"));
     KeeperSettings base = KeeperFixture.settings(3, Optional.of(Secret.of(KeeperFixture.TOKEN)));
-    KeeperSettings settings =
-        new KeeperSettings(
-            base.listen(),
-            base.apiToken(),
-            base.refreshInterval(),
-            base.quarantineAfterFailures(),
-            base.taskTimeout(),
-            base.historyRetention(),
-            base.include(),
-            base.exclude(),
-            base.store(),
-            base.optimizer(),
-            base.maintenance(),
-            base.catalogs(),
-            base.alerts(),
-            base.url(),
-            List.of(unreachable, orders));
+    KeeperSettings settings = base.toBuilder().verifications(List.of(unreachable, orders)).build();
     MutableClock clock = new MutableClock(START);
 
     try (KeeperFixture keeper = new KeeperFixture(directory, settings, clock)) {

@@ -72,102 +72,6 @@ public record KeeperSettings(
     verifications = List.copyOf(requireNonNull(verifications, "verifications is null"));
   }
 
-  /** Settings of no scheduled verification. */
-  public KeeperSettings(
-      ListenAddress listen,
-      Optional<Secret> apiToken,
-      Duration refreshInterval,
-      int quarantineAfterFailures,
-      Duration taskTimeout,
-      Duration historyRetention,
-      List<String> include,
-      List<String> exclude,
-      StoreSettings store,
-      OptimizerSettings optimizer,
-      MaintenanceIntervals maintenance,
-      List<KeeperCatalog> catalogs,
-      AlertSettings alerts,
-      Optional<String> url) {
-    this(
-        listen,
-        apiToken,
-        refreshInterval,
-        quarantineAfterFailures,
-        taskTimeout,
-        historyRetention,
-        include,
-        exclude,
-        store,
-        optimizer,
-        maintenance,
-        catalogs,
-        alerts,
-        url,
-        List.of());
-  }
-
-  /** Settings of no keeper URL (nothing reports to a keeper). */
-  public KeeperSettings(
-      ListenAddress listen,
-      Optional<Secret> apiToken,
-      Duration refreshInterval,
-      int quarantineAfterFailures,
-      Duration taskTimeout,
-      Duration historyRetention,
-      List<String> include,
-      List<String> exclude,
-      StoreSettings store,
-      OptimizerSettings optimizer,
-      MaintenanceIntervals maintenance,
-      List<KeeperCatalog> catalogs,
-      AlertSettings alerts) {
-    this(
-        listen,
-        apiToken,
-        refreshInterval,
-        quarantineAfterFailures,
-        taskTimeout,
-        historyRetention,
-        include,
-        exclude,
-        store,
-        optimizer,
-        maintenance,
-        catalogs,
-        alerts,
-        Optional.empty());
-  }
-
-  /** Settings with the default alerts (every rule at its defaults, no channel). */
-  public KeeperSettings(
-      ListenAddress listen,
-      Optional<Secret> apiToken,
-      Duration refreshInterval,
-      int quarantineAfterFailures,
-      Duration taskTimeout,
-      Duration historyRetention,
-      List<String> include,
-      List<String> exclude,
-      StoreSettings store,
-      OptimizerSettings optimizer,
-      MaintenanceIntervals maintenance,
-      List<KeeperCatalog> catalogs) {
-    this(
-        listen,
-        apiToken,
-        refreshInterval,
-        quarantineAfterFailures,
-        taskTimeout,
-        historyRetention,
-        include,
-        exclude,
-        store,
-        optimizer,
-        maintenance,
-        catalogs,
-        AlertSettings.defaults());
-  }
-
   /** Loopback only, no token, SQLite in the data directory, the top-level catalog only. */
   public static KeeperSettings defaults() {
     return new KeeperSettings(
@@ -183,6 +87,149 @@ public record KeeperSettings(
         OptimizerSettings.defaults(),
         MaintenanceIntervals.defaults(),
         List.of(),
-        AlertSettings.defaults());
+        AlertSettings.defaults(),
+        Optional.empty(),
+        List.of());
+  }
+
+  /** A builder that starts from {@link #defaults()}. */
+  public static Builder builder() {
+    return defaults().toBuilder();
+  }
+
+  /** A builder that starts from these settings, to change some of them. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** Changes some settings of a {@link KeeperSettings}; every other one keeps its value. */
+  public static final class Builder {
+    private ListenAddress listen;
+    private Optional<Secret> apiToken;
+    private Duration refreshInterval;
+    private int quarantineAfterFailures;
+    private Duration taskTimeout;
+    private Duration historyRetention;
+    private List<String> include;
+    private List<String> exclude;
+    private StoreSettings store;
+    private OptimizerSettings optimizer;
+    private MaintenanceIntervals maintenance;
+    private List<KeeperCatalog> catalogs;
+    private AlertSettings alerts;
+    private Optional<String> url;
+    private List<VerificationSettings> verifications;
+
+    private Builder(KeeperSettings from) {
+      listen = from.listen;
+      apiToken = from.apiToken;
+      refreshInterval = from.refreshInterval;
+      quarantineAfterFailures = from.quarantineAfterFailures;
+      taskTimeout = from.taskTimeout;
+      historyRetention = from.historyRetention;
+      include = from.include;
+      exclude = from.exclude;
+      store = from.store;
+      optimizer = from.optimizer;
+      maintenance = from.maintenance;
+      catalogs = from.catalogs;
+      alerts = from.alerts;
+      url = from.url;
+      verifications = from.verifications;
+    }
+
+    public Builder listen(ListenAddress value) {
+      listen = value;
+      return this;
+    }
+
+    public Builder apiToken(Optional<Secret> value) {
+      apiToken = value;
+      return this;
+    }
+
+    public Builder refreshInterval(Duration value) {
+      refreshInterval = value;
+      return this;
+    }
+
+    public Builder quarantineAfterFailures(int value) {
+      quarantineAfterFailures = value;
+      return this;
+    }
+
+    public Builder taskTimeout(Duration value) {
+      taskTimeout = value;
+      return this;
+    }
+
+    public Builder historyRetention(Duration value) {
+      historyRetention = value;
+      return this;
+    }
+
+    public Builder include(List<String> value) {
+      include = value;
+      return this;
+    }
+
+    public Builder exclude(List<String> value) {
+      exclude = value;
+      return this;
+    }
+
+    public Builder store(StoreSettings value) {
+      store = value;
+      return this;
+    }
+
+    public Builder optimizer(OptimizerSettings value) {
+      optimizer = value;
+      return this;
+    }
+
+    public Builder maintenance(MaintenanceIntervals value) {
+      maintenance = value;
+      return this;
+    }
+
+    public Builder catalogs(List<KeeperCatalog> value) {
+      catalogs = value;
+      return this;
+    }
+
+    public Builder alerts(AlertSettings value) {
+      alerts = value;
+      return this;
+    }
+
+    public Builder url(Optional<String> value) {
+      url = value;
+      return this;
+    }
+
+    public Builder verifications(List<VerificationSettings> value) {
+      verifications = value;
+      return this;
+    }
+
+    public KeeperSettings build() {
+      return new KeeperSettings(
+          listen,
+          apiToken,
+          refreshInterval,
+          quarantineAfterFailures,
+          taskTimeout,
+          historyRetention,
+          include,
+          exclude,
+          store,
+          optimizer,
+          maintenance,
+          catalogs,
+          alerts,
+          url,
+          verifications);
+    }
   }
 }
