@@ -22,6 +22,7 @@ final class ServerProcesses {
 
   private static final long COMMAND_TIMEOUT_MINUTES = 2;
   private static final long INSTALL_TIMEOUT_MINUTES = 15;
+  private static final String INSTALL_LIBRARY = "lib/apt-install.sh";
 
   private ServerProcesses() {}
 
@@ -106,28 +107,38 @@ final class ServerProcesses {
    *     by hand
    */
   static void runInstallScript(String script, String debianPackage) {
-    try (InputStream source = ServerProcesses.class.getResourceAsStream(script)) {
-      if (source == null) {
-        throw new IllegalStateException(script + " is missing from floe-testing's jar");
-      }
-      Path copy = Files.createTempFile("floe-" + script.replace(".sh", "-"), ".sh");
-      try {
-        Files.write(copy, source.readAllBytes());
-        Process process = new ProcessBuilder("bash", copy.toString()).inheritIO().start();
-        if (!process.waitFor(INSTALL_TIMEOUT_MINUTES, TimeUnit.MINUTES)
-            || process.exitValue() != 0) {
-          process.destroyForcibly();
-          throw new IllegalStateException(
-              script + " failed; install " + debianPackage + " with apt-get (as root) and retry");
-        }
-      } finally {
-        Files.deleteIfExists(copy);
+    Path directory = null;
+    try {
+      // The script sources lib/apt-install.sh next to it: copy both out of the jar.
+      directory = Files.createTempDirectory("floe-install-");
+      Path copy = copyResource(script, directory.resolve(script));
+      copyResource(INSTALL_LIBRARY, directory.resolve(INSTALL_LIBRARY));
+      Process process = new ProcessBuilder("bash", copy.toString()).inheritIO().start();
+      if (!process.waitFor(INSTALL_TIMEOUT_MINUTES, TimeUnit.MINUTES) || process.exitValue() != 0) {
+        process.destroyForcibly();
+        throw new IllegalStateException(
+            script + " failed; install " + debianPackage + " with apt-get (as root) and retry");
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot run " + script, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while running " + script, e);
+    } finally {
+      if (directory != null) {
+        deleteRecursively(directory);
+      }
+    }
+  }
+
+  private static Path copyResource(String name, Path target) throws IOException {
+    try (InputStream source = ServerProcesses.class.getResourceAsStream(name)) {
+      if (source == null) {
+        throw new IllegalStateException(name + " is missing from floe-testing's jar");
+      }
+      Files.createDirectories(target.getParent());
+      Files.write(target, source.readAllBytes());
+      return target;
     }
   }
 

@@ -2,7 +2,6 @@ package dev.floe.server.store;
 
 import static java.util.Objects.requireNonNull;
 
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
@@ -47,9 +46,9 @@ final class JdbcAlertStore implements AlertStore {
                     statement.setString(4, alert.message());
                     statement.setString(5, alert.link());
                     statement.setLong(6, alert.firedAt().toEpochMilli());
-                    setInstant(statement, 7, alert.resolvedAt());
-                    setInstant(statement, 8, alert.lastNotifiedAt());
-                    setInstant(statement, 9, alert.acknowledgedAt());
+                    JdbcColumns.setInstant(statement, 7, alert.resolvedAt());
+                    JdbcColumns.setInstant(statement, 8, alert.lastNotifiedAt());
+                    JdbcColumns.setInstant(statement, 9, alert.acknowledgedAt());
                   },
                   rows -> rows.getLong(1))
               .get(0);
@@ -67,9 +66,9 @@ final class JdbcAlertStore implements AlertStore {
           statement -> {
             statement.setString(1, alert.state());
             statement.setString(2, alert.message());
-            setInstant(statement, 3, alert.resolvedAt());
-            setInstant(statement, 4, alert.lastNotifiedAt());
-            setInstant(statement, 5, alert.acknowledgedAt());
+            JdbcColumns.setInstant(statement, 3, alert.resolvedAt());
+            JdbcColumns.setInstant(statement, 4, alert.lastNotifiedAt());
+            JdbcColumns.setInstant(statement, 5, alert.acknowledgedAt());
             statement.setLong(6, alert.id());
           });
     }
@@ -156,7 +155,7 @@ final class JdbcAlertStore implements AlertStore {
                     statement.setInt(3, delivery.attempt());
                     statement.setLong(4, delivery.at().toEpochMilli());
                     statement.setString(5, delivery.status());
-                    setInteger(statement, 6, delivery.httpStatus());
+                    JdbcColumns.setInteger(statement, 6, delivery.httpStatus());
                     statement.setString(7, delivery.error().orElse(null));
                   },
                   rows -> rows.getLong(1))
@@ -175,7 +174,7 @@ final class JdbcAlertStore implements AlertStore {
           statement -> {
             statement.setLong(1, delivery.at().toEpochMilli());
             statement.setString(2, delivery.status());
-            setInteger(statement, 3, delivery.httpStatus());
+            JdbcColumns.setInteger(statement, 3, delivery.httpStatus());
             statement.setString(4, delivery.error().orElse(null));
             statement.setLong(5, delivery.id());
           });
@@ -298,9 +297,9 @@ final class JdbcAlertStore implements AlertStore {
         rows.getString(5),
         rows.getString(6),
         Instant.ofEpochMilli(rows.getLong(7)),
-        instant(rows, 8),
-        instant(rows, 9),
-        instant(rows, 10));
+        JdbcColumns.instant(rows, 8),
+        JdbcColumns.instant(rows, 9),
+        JdbcColumns.instant(rows, 10));
   }
 
   private static DeliveryRecord deliveryRow(ResultSet rows) throws SQLException {
@@ -317,28 +316,5 @@ final class JdbcAlertStore implements AlertStore {
         rows.getString(6),
         httpStatus,
         Optional.ofNullable(rows.getString(8)));
-  }
-
-  private static Optional<Instant> instant(ResultSet rows, int column) throws SQLException {
-    long value = rows.getLong(column);
-    return rows.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(value));
-  }
-
-  private static void setInstant(PreparedStatement statement, int index, Optional<Instant> value)
-      throws SQLException {
-    if (value.isPresent()) {
-      statement.setLong(index, value.get().toEpochMilli());
-    } else {
-      statement.setNull(index, Types.BIGINT);
-    }
-  }
-
-  private static void setInteger(PreparedStatement statement, int index, Optional<Integer> value)
-      throws SQLException {
-    if (value.isPresent()) {
-      statement.setInt(index, value.get());
-    } else {
-      statement.setNull(index, Types.INTEGER);
-    }
   }
 }

@@ -18,7 +18,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -156,13 +155,13 @@ public final class JdbcKeeperStore implements KeeperStore {
                 rows.getLong(7),
                 rows.getLong(8),
                 rows.getLong(9),
-                instant(rows, 10),
+                JdbcColumns.instant(rows, 10),
                 rows.getInt(11),
                 Optional.ofNullable(rows.getString(12)),
-                instant(rows, 13),
-                instant(rows, 14),
-                instant(rows, 15),
-                instant(rows, 16)));
+                JdbcColumns.instant(rows, 13),
+                JdbcColumns.instant(rows, 14),
+                JdbcColumns.instant(rows, 15),
+                JdbcColumns.instant(rows, 16)));
   }
 
   @Override
@@ -205,13 +204,13 @@ public final class JdbcKeeperStore implements KeeperStore {
               insert.setLong(7, table.smallFiles());
               insert.setLong(8, table.deleteFiles());
               insert.setLong(9, table.backlogBytes());
-              setInstant(insert, 10, table.lastOptimizedAt());
+              JdbcColumns.setInstant(insert, 10, table.lastOptimizedAt());
               insert.setInt(11, table.consecutiveFailures());
               insert.setString(12, table.lastError().orElse(null));
-              setInstant(insert, 13, table.retryAt());
-              setInstant(insert, 14, table.lastExpireAt());
-              setInstant(insert, 15, table.lastMetadataCleanAt());
-              setInstant(insert, 16, table.lastOrphanCleanAt());
+              JdbcColumns.setInstant(insert, 13, table.retryAt());
+              JdbcColumns.setInstant(insert, 14, table.lastExpireAt());
+              JdbcColumns.setInstant(insert, 15, table.lastMetadataCleanAt());
+              JdbcColumns.setInstant(insert, 16, table.lastOrphanCleanAt());
               insert.addBatch();
             }
             insert.executeBatch();
@@ -434,7 +433,7 @@ public final class JdbcKeeperStore implements KeeperStore {
           statement.setLong(7, sample.smallFiles());
           statement.setLong(8, sample.deleteFiles());
           statement.setLong(9, sample.backlogBytes());
-          setInstant(statement, 10, sample.sourceWatermark());
+          JdbcColumns.setInstant(statement, 10, sample.sourceWatermark());
         });
   }
 
@@ -477,7 +476,7 @@ public final class JdbcKeeperStore implements KeeperStore {
         rows.getLong(6),
         rows.getLong(7),
         rows.getLong(8),
-        instant(rows, 9));
+        JdbcColumns.instant(rows, 9));
   }
 
   @Override
@@ -725,20 +724,6 @@ public final class JdbcKeeperStore implements KeeperStore {
             + ". Check keeper.store.url, keeper.store.user and keeper.store.password, and that"
             + " the database is running.",
         e);
-  }
-
-  private static Optional<Instant> instant(ResultSet rows, int column) throws SQLException {
-    long value = rows.getLong(column);
-    return rows.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(value));
-  }
-
-  private static void setInstant(PreparedStatement statement, int index, Optional<Instant> value)
-      throws SQLException {
-    if (value.isPresent()) {
-      statement.setLong(index, value.get().toEpochMilli());
-    } else {
-      statement.setNull(index, Types.BIGINT);
-    }
   }
 
   private static String withoutQuery(String url) {
