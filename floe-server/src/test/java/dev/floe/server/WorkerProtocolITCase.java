@@ -25,6 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.junit.jupiter.api.Test;
@@ -36,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WorkerProtocolITCase {
 
-  private static final Duration LEASE = Duration.ofSeconds(1);
+  private static final Duration LEASE = Duration.ofSeconds(2);
 
   @TempDir Path directory;
 
@@ -73,34 +75,47 @@ class WorkerProtocolITCase {
           .isInstanceOf(FloeException.class)
           .hasMessageContaining("There is no worker group 'nowhere'");
       String late = protocol.register("remote", Optional.of(1L), "a", 1).id();
+      WorkerProtocol.Leased first = poll(protocol, late, List.of());
+      // Registered once the first task is out: a worker unheard of for a lease timeout (the
+      // keeper plans the table meanwhile) would be forgotten.
       String next = protocol.register("REMOTE", Optional.of(2L), "b", 1).id(); // names ignore case
       String metrics = keeper.request("GET", "/metrics", Optional.empty()).body();
       assertThat(metrics)
           .containsPattern("floe_workers_live\\{group=\"remote\",?\\} 2\\.0")
           .containsPattern("floe_workers_target\\{group=\"remote\",?\\} 2\\.0");
 
-      WorkerProtocol.Leased first = poll(protocol, late);
+      // The first worker stays alive (it heartbeats, holding nothing) but never heartbeats its
+      // task while it rewrites it: the lease expires and the task goes to the other worker.
       PortableTask task = PortableTaskCodec.fromJson(first.taskJson());
-      JsonNode lateResult = rewrite(task);
-
-      // The first worker goes quiet: its lease expires and the task goes to the other worker.
-      WorkerProtocol.Leased second = poll(protocol, next);
+      CompletableFuture<JsonNode> lateResult = rewriting(task);
+      WorkerProtocol.Leased second = poll(protocol, next, List.of(late));
       assertThat(second.taskId()).isEqualTo(first.taskId());
       assertThat(keeper.request("GET", "/metrics", Optional.empty()).body())
           .containsPattern("floe_queue_lease_expiries_total [1-9]");
       assertThat(protocol.heartbeat(late, List.of(first.taskId())).lost())
           .containsExactly(first.taskId());
 
-      assertThat(protocol.complete(late, first.taskId(), lateResult))
+      // Both stay heard of until the late rewrite is done; the new holder keeps its lease.
+      JsonNode lateRewritten =
+          heartbeating(
+              lateResult,
+              () -> {
+                protocol.heartbeat(late, List.of());
+                protocol.heartbeat(next, List.of(second.taskId()));
+              });
+      assertThat(protocol.complete(late, first.taskId(), lateRewritten))
           .isEqualTo(WorkerProtocol.Outcome.REFUSED);
-      for (JsonNode file : lateResult.get("added_data_files")) {
+      for (JsonNode file : lateRewritten.get("added_data_files")) {
         assertThat(Files.exists(local(file.get("file-path").asText())))
             .as("a refused result's file is removed")
             .isFalse();
       }
-      assertThat(
-              protocol.complete(
-                  next, second.taskId(), rewrite(PortableTaskCodec.fromJson(second.taskJson()))))
+      // The new holder heartbeats its task while it rewrites it, so its lease holds.
+      JsonNode secondResult =
+          heartbeating(
+              rewriting(PortableTaskCodec.fromJson(second.taskJson())),
+              () -> protocol.heartbeat(next, List.of(second.taskId())));
+      assertThat(protocol.complete(next, second.taskId(), secondResult))
           .isEqualTo(WorkerProtocol.Outcome.ACCEPTED);
 
       Poll.until(
@@ -116,19 +131,48 @@ class WorkerProtocolITCase {
     }
   }
 
-  /** Polls until a task comes (the keeper plans the table first). */
-  private static WorkerProtocol.Leased poll(WorkerProtocol protocol, String worker)
-      throws Exception {
+  /**
+   * Polls until a task comes (the keeper plans the table first), heartbeating {@code alive}
+   * (holding nothing) meanwhile so that they stay registered.
+   */
+  private static WorkerProtocol.Leased poll(
+      WorkerProtocol protocol, String worker, List<String> alive) throws Exception {
     WorkerProtocol.Leased[] leased = new WorkerProtocol.Leased[1];
     Poll.until(
         "a task for " + worker,
         Duration.ofSeconds(60),
         Duration.ofMillis(10),
         () -> {
-          leased[0] = protocol.poll(worker, Duration.ofMillis(500)).orElse(null);
+          alive.forEach(other -> protocol.heartbeat(other, List.of()));
+          leased[0] = protocol.poll(worker, Duration.ofMillis(200)).orElse(null);
           return leased[0] != null;
         });
     return leased[0];
+  }
+
+  /** Waits for a rewrite, calling {@code beat} (heartbeats) meanwhile. */
+  private static JsonNode heartbeating(CompletableFuture<JsonNode> rewrite, Runnable beat)
+      throws Exception {
+    Poll.until(
+        "a rewrite",
+        Duration.ofSeconds(120),
+        Duration.ofMillis(200),
+        () -> {
+          beat.run();
+          return rewrite.isDone();
+        });
+    return rewrite.get();
+  }
+
+  private CompletableFuture<JsonNode> rewriting(PortableTask task) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return rewrite(task);
+          } catch (Exception e) {
+            throw new CompletionException(e);
+          }
+        });
   }
 
   private static Path local(String location) {

@@ -175,6 +175,16 @@ public final class TaskQueue {
     return true;
   }
 
+  /**
+   * Puts every task a worker that went quiet holds back in the queue, counted as expired leases
+   * (the worker stopped heartbeating them); returns how many.
+   */
+  public synchronized int expireLeasesOf(String worker) {
+    int expired = releaseAll(worker);
+    expiredLeases += expired;
+    return expired;
+  }
+
   /** Puts every task the worker holds back in the queue (it left or was lost); returns how many. */
   public synchronized int releaseAll(String worker) {
     int released = 0;

@@ -250,7 +250,9 @@ public final class WorkerProtocol {
   public List<WorkerRegistry.Worker> expire() {
     List<WorkerRegistry.Worker> lost = workers.expire();
     for (WorkerRegistry.Worker worker : lost) {
-      reportLost(worker, "was not heard of since " + worker.lastHeartbeatAt());
+      // Quiet past the lease timeout: its leases expired, whichever loop noticed first.
+      int released = queue.expireLeasesOf(worker.id());
+      reportLost(worker, "was not heard of since " + worker.lastHeartbeatAt(), released);
     }
     handedOut.keySet().removeIf(id -> !queue.contains(id));
     return lost;
@@ -262,13 +264,12 @@ public final class WorkerProtocol {
    */
   public Optional<WorkerRegistry.Worker> lost(String workerId, String why) {
     Optional<WorkerRegistry.Worker> worker = workers.deregister(workerId);
-    worker.ifPresent(gone -> reportLost(gone, why));
+    worker.ifPresent(gone -> reportLost(gone, why, queue.releaseAll(gone.id())));
     handedOut.keySet().removeIf(id -> !queue.contains(id));
     return worker;
   }
 
-  private void reportLost(WorkerRegistry.Worker worker, String why) {
-    int released = queue.releaseAll(worker.id());
+  private void reportLost(WorkerRegistry.Worker worker, String why, int released) {
     events.service(
         KeeperEvent.WORKER_LOST,
         "worker "
