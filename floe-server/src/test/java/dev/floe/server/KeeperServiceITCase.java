@@ -93,21 +93,26 @@ class KeeperServiceITCase {
           UpsertTables.create(keeper.catalog.catalog(), "live", UpsertTables.PARTITIONED, KEPT);
       UpsertWriter writer = new UpsertWriter(table);
       Random random = new Random(7);
-      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-      int commits = 0;
-      // Several commits a second: upserts and deletes of keys spread over every partition.
-      while (System.nanoTime() < deadline) {
+      // Commits back to back (several a second on a quiet machine): upserts and deletes of keys
+      // spread over every partition, at least 30 commits and until the keeper has committed a
+      // rewrite in between (a count and a condition, not a time: a loaded machine takes longer).
+      long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+      int keeperRewritesWhileWriting = 0;
+      while (writer.commits() < 30 || keeperRewritesWhileWriting == 0) {
+        assertThat(System.nanoTime())
+            .as("the keeper commits a rewrite within 3 minutes of streaming writes")
+            .isLessThan(deadline);
         List<Change> changes = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
           long id = random.nextInt(2_000);
           changes.add(
-              random.nextInt(10) == 0 ? Change.delete(id) : Change.upsert(id, "v" + commits));
+              random.nextInt(10) == 0
+                  ? Change.delete(id)
+                  : Change.upsert(id, "v" + writer.commits()));
         }
         writer.commit(changes);
-        commits++;
+        keeperRewritesWhileWriting = rewrites(table);
       }
-      // About two commits a second on this 2-core machine with the keeper compacting alongside.
-      assertThat(commits).isGreaterThan(15);
 
       try {
         Poll.until(
@@ -523,5 +528,17 @@ class KeeperServiceITCase {
     try (OutputStream out = Files.newOutputStream(path)) {
       out.write("not parquet".getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
+  }
+
+  /** The rewrites (the keeper's commits: operation replace) in the table's history. */
+  private static int rewrites(Table table) {
+    table.refresh();
+    int rewrites = 0;
+    for (org.apache.iceberg.Snapshot snapshot : table.snapshots()) {
+      if (org.apache.iceberg.DataOperations.REPLACE.equals(snapshot.operation())) {
+        rewrites++;
+      }
+    }
+    return rewrites;
   }
 }
