@@ -1,13 +1,10 @@
 package dev.floe.cli;
 
-import dev.floe.core.WorkerToken;
 import dev.floe.core.config.FloeSettings;
 import dev.floe.core.config.KeeperSettings;
 import dev.floe.core.config.ListenAddress;
 import dev.floe.core.error.FloeException;
 import dev.floe.server.KeeperService;
-import dev.floe.server.http.KeeperHttpServer;
-import dev.floe.server.maintenance.IcebergMaintenanceJobs;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.util.concurrent.Callable;
@@ -59,26 +56,9 @@ final class ServeCommand implements Callable<Integer> {
                                   + listen
                                   + "'.")));
     }
-    KeeperService service =
-        KeeperService.create(
-            settings.dataDirectory(),
-            settings.catalog(),
-            keeper,
-            floe.context().clock(),
-            new IcebergMaintenanceJobs(),
-            new OptimizerProcessLauncher(settings.dataDirectory(), keeper.apiToken()),
-            new FlinkWorkerJobLauncher(
-                settings.dataDirectory().resolve("tmp").resolve("flink-worker-jars"),
-                keeper.apiToken().map(WorkerToken::derive)));
-    KeeperHttpServer http;
-    try {
-      service.start();
-      http = KeeperHttpServer.start(service, keeper.listen(), keeper.apiToken());
-      service.serveWorkersAt(workerAddress(keeper.listen(), http.port()));
-    } catch (RuntimeException e) {
-      service.close();
-      throw e;
-    }
+    RunningKeeper running =
+        RunningKeeper.start(settings, keeper, keeper.listen(), floe.context().clock());
+    KeeperService service = running.service();
     CountDownLatch stopRequested = new CountDownLatch(1);
     AtomicBoolean stopped = new AtomicBoolean();
     Runnable stop =
@@ -86,9 +66,7 @@ final class ServeCommand implements Callable<Integer> {
           if (stopped.compareAndSet(false, true)) {
             out.println("Stopping the keeper: running rewrites finish or are handed back...");
             out.flush();
-            service.stopProcesses();
-            http.close();
-            service.close();
+            running.close();
             out.println("Stopped.");
             out.flush();
           }
@@ -106,7 +84,7 @@ final class ServeCommand implements Callable<Integer> {
                 ? "[" + keeper.listen().host() + "]"
                 : keeper.listen().host())
             + ":"
-            + http.port()
+            + running.port()
             + "/ (the dashboard; API at /api/v1, metrics at /metrics); store "
             + service.store().description()
             + ". Ctrl-C stops it.");
@@ -128,7 +106,8 @@ final class ServeCommand implements Callable<Integer> {
     return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port);
   }
 
-  private static void handle(String signal, CountDownLatch stopRequested) {
+  /** Makes {@code signal} (INT, TERM) count {@code stopRequested} down, where the JVM lets it. */
+  static void handle(String signal, CountDownLatch stopRequested) {
     try {
       Signal.handle(new Signal(signal), received -> stopRequested.countDown());
     } catch (IllegalArgumentException e) {
