@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.core.Secret;
+import dev.floe.core.config.KeeperSettings;
+import dev.floe.core.config.VerificationSettings;
 import dev.floe.core.optimize.OptimizePolicy;
+import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.state.TableKey;
 import dev.floe.core.sync.SyncSummary;
 import dev.floe.iceberg.optimize.UpsertTables;
@@ -12,8 +15,13 @@ import dev.floe.iceberg.optimize.UpsertWriter;
 import dev.floe.iceberg.optimize.UpsertWriter.Change;
 import dev.floe.server.store.AlertRecord;
 import dev.floe.server.store.HealthSample;
+import dev.floe.server.store.JdbcKeeperStore;
+import dev.floe.server.store.VerificationRun;
 import dev.floe.testing.ChromiumBrowser;
 import dev.floe.testing.Poll;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,6 +29,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -276,6 +286,184 @@ class DashboardITCase {
           () -> driver.getCurrentUrl().startsWith(base + "/login"));
       assertThat(get(base + "/api/v1/overview", Optional.of(cookie)).statusCode()).isEqualTo(401);
     }
+  }
+
+  @Test
+  void theVerificationsPageShowsTheDifferingKeysWithTheRepairAndRunsOneNow() throws Exception {
+    // A source that accepts connections and never answers: the run started through the page
+    // stays running until the test closes it, so a second "Run now" meets the running one.
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      List<Socket> accepted = new java.util.concurrent.CopyOnWriteArrayList<>();
+      Thread acceptor =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    accepted.add(silent.accept());
+                  }
+                } catch (java.io.IOException closed) {
+                  // the test closed the socket
+                }
+              },
+              "silent-source");
+      acceptor.setDaemon(true);
+      acceptor.start();
+      String source = "mysql://floe@127.0.0.1:" + silent.getLocalPort();
+      VerificationSettings verification =
+          new VerificationSettings(
+              "orders-check",
+              MySqlSourceAddress.parse(source, "test").withPassword(Secret.of("source-pw-42")),
+              "shop.orders",
+              Optional.of("db.orders"),
+              "updated_at",
+              "7d",
+              "today",
+              LocalTime.of(0, 30),
+              ZoneId.of("UTC"));
+      // The last run, stored before the keeper starts: 12 keys missing (one above 2^53), 1 extra,
+      // 2 different.
+      StringBuilder missing = new StringBuilder("1700000000000000017");
+      for (int key = 2; key <= 12; key++) {
+        missing.append(", ").append(key);
+      }
+      String report =
+          "{\"status\": \"different\", \"source_table\": \"shop.orders\", \"target_table\":"
+              + " \"db.orders\", \"cutoff\": \"2026-12-01T00:00\", \"rows_compared\": 500,"
+              + " \"missing_in_lake\": {\"count\": 12, \"keys\": ["
+              + missing
+              + "]}, \"extra_in_lake\": {\"count\": 1, \"keys\": [9]}, \"different\":"
+              + " {\"count\": 2, \"keys\": [42, 43], \"rows\": [{\"key\": 42, \"columns\":"
+              + " [\"total\"]}, {\"key\": 43, \"columns\": [\"status\"]}]},"
+              + " \"changed_after_cutoff\": 0, \"keys_limit\": 1000, \"elapsed_ms\": 900}";
+      Instant finished = Instant.now().minus(Duration.ofHours(3));
+      try (JdbcKeeperStore store =
+          JdbcKeeperStore.open(Optional.empty(), Optional.empty(), Optional.empty(), directory)) {
+        store.recordVerificationRun(
+            new VerificationRun(
+                0,
+                "orders-check",
+                finished.minusSeconds(1),
+                finished,
+                VerificationRun.DIFFERENT,
+                12,
+                1,
+                2,
+                Optional.empty(),
+                Optional.of(report)));
+      }
+      KeeperSettings settings =
+          KeeperFixture.settings(5, Optional.of(Secret.of(KeeperFixture.TOKEN))).toBuilder()
+              .verifications(List.of(verification))
+              .build();
+      try (KeeperFixture keeper = new KeeperFixture(directory, settings);
+          ChromiumBrowser browser = ChromiumBrowser.start(1280, 800)) {
+        String base = "http://127.0.0.1:" + keeper.http.port();
+        ChromeDriver driver = browser.driver();
+        driver.get(base + "/verifications");
+        login(driver, KeeperFixture.TOKEN);
+        Poll.until(
+            "back at /verifications",
+            WITHIN,
+            EVERY,
+            () -> driver.getCurrentUrl().equals(base + "/verifications"));
+        ready(driver);
+        Poll.until(
+            "the differences are drawn",
+            WITHIN,
+            EVERY,
+            () -> current(driver, "[data-differences='orders-check']") != null);
+        assertThat(text(driver, "#verification-list tr[data-verification='orders-check']"))
+            .contains("shop.orders", "db.orders", "different", "12 / 1 / 2");
+        // A few keys per kind with the count; the big key exact, not rounded by the browser.
+        assertThat(
+                text(driver, "[data-differences='orders-check'] tr[data-kind='missing_in_lake']"))
+            .contains("missing in the lake", "12", "1700000000000000017, 2, 3")
+            .contains("and 2 more");
+        assertThat(text(driver, "[data-differences='orders-check'] tr[data-kind='extra_in_lake']"))
+            .contains("extra in the lake", "9");
+        assertThat(text(driver, "[data-differences='orders-check'] tr[data-kind='different']"))
+            .contains("different", "42, 43");
+        // The repair: the resync, then the verify command that lists every key; no password.
+        String repair = text(driver, "[data-differences='orders-check'] .repair");
+        assertThat(repair)
+            .contains("./floe sync ... --resnapshot shop.orders")
+            .contains(
+                "./floe verify --source "
+                    + source
+                    + " --table shop.orders --target db.orders --time-column updated_at"
+                    + " --window 7d --cutoff 2026-12-01T00:00 --report differences.json")
+            .doesNotContain("source-pw-42")
+            .doesNotContain("******");
+        browser.screenshot(SCREENSHOTS.resolve("verifications-different.png"));
+
+        // Run now: confirmed, started (202).
+        runNow(driver);
+        Poll.until(
+            "the page says the run started",
+            WITHIN,
+            EVERY,
+            () ->
+                "orders-check: started; its result shows here when it finishes."
+                    .equals(current(driver, "#verifications-result")));
+        assertThat(keeper.service.verifications().running("orders-check")).isTrue();
+        Poll.until(
+            "the list is drawn again with the run",
+            WITHIN,
+            EVERY,
+            () ->
+                current(
+                        driver,
+                        "#verification-list tr[data-verification='orders-check']"
+                            + " [data-result='running']")
+                    != null);
+        // Again while it runs: the keeper answers 409 and the page says so.
+        runNow(driver);
+        Poll.until(
+            "the page says it is already running",
+            WITHIN,
+            EVERY,
+            () ->
+                "orders-check is already running; its result shows here when it finishes."
+                    .equals(current(driver, "#verifications-result")));
+        browser.screenshot(SCREENSHOTS.resolve("verifications-running.png"));
+
+        // The source goes away: the run fails, and the page draws its result by itself.
+        silent.close();
+        for (Socket socket : accepted) {
+          socket.close();
+        }
+        Poll.until(
+            "the page shows the failed run",
+            Duration.ofSeconds(60),
+            EVERY,
+            () ->
+                "orders-check: failed.".equals(current(driver, "#verifications-result"))
+                    && String.valueOf(
+                            current(
+                                driver,
+                                "#verification-list tr[data-verification='orders-check']"
+                                    + " [data-result='failed']"))
+                        .startsWith("failed"));
+        assertThat(keeper.service.verifications().runs("orders-check", 10))
+            .extracting(VerificationRun::result)
+            .containsExactly(VerificationRun.FAILED, VerificationRun.DIFFERENT);
+      }
+    }
+  }
+
+  private static void runNow(WebDriver driver) throws Exception {
+    driver
+        .findElement(
+            By.cssSelector(
+                "#verification-list tr[data-verification='orders-check'] button[data-action='run']"))
+        .click();
+    Poll.until(
+        "the confirmation is open",
+        WITHIN,
+        EVERY,
+        () -> driver.findElement(By.id("confirm")).isDisplayed());
+    assertThat(text(driver, "#confirm-text")).startsWith("Run orders-check now?");
+    driver.findElement(By.id("confirm-yes")).click();
   }
 
   /** db.orders: six small appends, optimize off; db.users: two appends and a sync commit. */

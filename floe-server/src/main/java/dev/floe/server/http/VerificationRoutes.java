@@ -2,6 +2,7 @@ package dev.floe.server.http;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.core.config.VerificationSettings;
 import dev.floe.server.store.VerificationRun;
@@ -22,6 +23,7 @@ final class VerificationRoutes {
 
   static final String PREFIX = "/api/v1/verifications";
   private static final int RUNS_SHOWN = 30;
+  static final int KEYS_SHOWN = 10;
 
   private final VerificationScheduler verifications;
   private final ObjectMapper json;
@@ -83,7 +85,9 @@ final class VerificationRoutes {
     List<Map<String, Object>> runs = new java.util.ArrayList<>();
     for (VerificationRun found : verifications.runs(name, RUNS_SHOWN)) {
       Map<String, Object> item = runView(found);
-      item.put("report", found.report().isPresent() ? json.readTree(found.report().get()) : null);
+      JsonNode report = found.report().isPresent() ? json.readTree(found.report().get()) : null;
+      item.put("report", report);
+      item.put("keys", report == null ? null : keys(report));
       runs.add(item);
     }
     detail.put("runs", runs);
@@ -121,6 +125,30 @@ final class VerificationRoutes {
     item.put("counts", counts);
     item.put("error", run.error().orElse(null));
     return item;
+  }
+
+  /**
+   * The first {@link #KEYS_SHOWN} keys of each kind of difference with its count, each key as the
+   * JSON text of the report ({@code 1700000000000000017}, {@code {"tenant":3,"line":9}}): a browser
+   * reading the report's numbers would round keys above 2^53.
+   */
+  private static Map<String, Object> keys(JsonNode report) {
+    Map<String, Object> kinds = new LinkedHashMap<>();
+    for (String kind : List.of("missing_in_lake", "extra_in_lake", "different")) {
+      JsonNode found = report.path(kind);
+      List<String> shown = new java.util.ArrayList<>();
+      for (JsonNode key : found.path("keys")) {
+        if (shown.size() == KEYS_SHOWN) {
+          break;
+        }
+        shown.add(key.isTextual() ? key.asText() : key.toString());
+      }
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("count", found.path("count").asLong());
+      entry.put("keys", shown);
+      kinds.put(kind, entry);
+    }
+    return kinds;
   }
 
   private static WorkerRoutes.Response notAllowed(String method, String allowed) {
