@@ -225,6 +225,7 @@ public final class KeeperService implements AutoCloseable {
                 settings.maintenance().orphans()));
     this.metrics = new KeeperMetrics(registry, queue, workers, groups, workerRegistry, clock);
     coordinator.onRun(metrics::recordRun);
+    coordinator.onFinished(discovery::changedByKeeper);
     this.syncs = new SyncReports(store, clock);
     // The scheduled verifications' tables are in the top-level catalog, the first one opened.
     this.verifications =
@@ -419,6 +420,7 @@ public final class KeeperService implements AutoCloseable {
     startedAt = clock.instant();
     workers.start();
     start("floe-keeper-discovery", discovery);
+    start("floe-keeper-hot-poll", discovery.hotPoll());
     start("floe-keeper-scheduler", scheduler);
     start("floe-keeper-maintenance", maintenance);
     start("floe-keeper-capacity", capacity);

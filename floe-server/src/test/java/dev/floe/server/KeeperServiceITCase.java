@@ -14,11 +14,13 @@ import dev.floe.core.config.OptimizerSettings;
 import dev.floe.core.config.WorkerGroupSettings;
 import dev.floe.core.error.FloeException;
 import dev.floe.core.optimize.OptimizePolicy;
+import dev.floe.core.state.TableKey;
 import dev.floe.core.sync.SyncSummary;
 import dev.floe.iceberg.optimize.UpsertTables;
 import dev.floe.iceberg.optimize.UpsertWriter;
 import dev.floe.iceberg.optimize.UpsertWriter.Change;
 import dev.floe.server.maintenance.IcebergMaintenanceJobs;
+import dev.floe.server.store.TableRecord;
 import dev.floe.server.workers.WorkerLauncher;
 import dev.floe.testing.Poll;
 import java.io.IOException;
@@ -83,6 +85,60 @@ class KeeperServiceITCase {
       assertThat(keeper.request("GET", "/api/v1/tables/db.fresh", Optional.empty()).statusCode())
           .isEqualTo(404);
     }
+  }
+
+  @Test
+  void aRecentlyChangedTableIsSeenBetweenRefreshes() throws Exception {
+    KeeperSettings settings =
+        KeeperFixture.settings(5, Optional.empty()).toBuilder()
+            .refreshInterval(Duration.ofMinutes(10))
+            .build();
+    try (KeeperFixture keeper = new KeeperFixture(directory, settings)) {
+      Map<String, String> properties = new HashMap<>(KEPT);
+      properties.put(OptimizePolicy.ENABLED, "false"); // no run of the keeper's own in between
+      Table table =
+          UpsertTables.create(
+              keeper.catalog.catalog(), "hot", PartitionSpec.unpartitioned(), properties);
+      UpsertWriter writer = new UpsertWriter(table);
+      TableKey key = new TableKey("floe", "db.hot");
+      keeper.service.discovery().refresh(); // discovered and evaluated
+      awaitEvaluatedAt(keeper, key, table, Duration.ofSeconds(30));
+
+      writer.commit(List.of(Change.upsert(1, "a")));
+      assertThat(keeper.service.discovery().hotTables()).isZero();
+      keeper.service.discovery().refresh(); // a refresh sees the change: the table is hot now
+      awaitEvaluatedAt(keeper, key, table, Duration.ofSeconds(30));
+      assertThat(keeper.service.discovery().hotTables()).isEqualTo(1);
+
+      // No refresh comes for 10 minutes: only the poll of hot tables can see these commits.
+      for (int commit = 0; commit < 3; commit++) {
+        writer.commit(List.of(Change.upsert(2 + commit, "b")));
+        awaitEvaluatedAt(keeper, key, table, Duration.ofSeconds(15));
+      }
+      assertThat(UpsertTables.read(table)).isEqualTo(writer.expected());
+    }
+  }
+
+  /** Until the keeper's record of the table holds the table's current metadata location. */
+  private static void awaitEvaluatedAt(
+      KeeperFixture keeper, TableKey key, Table table, Duration within) throws Exception {
+    table.refresh();
+    String current =
+        ((org.apache.iceberg.HasTableOperations) table)
+            .operations()
+            .current()
+            .metadataFileLocation();
+    Poll.until(
+        key + " evaluated at " + current,
+        within,
+        EVERY,
+        () ->
+            keeper
+                .service
+                .registry()
+                .get(key)
+                .flatMap(TableRecord::metadataLocation)
+                .equals(Optional.of(current)));
   }
 
   @Test

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,10 +30,25 @@ import org.slf4j.LoggerFactory;
  * a table whose metadata location changed since its last evaluation (or whose retry time came) is
  * handed to the {@link TableEvaluator}, which never blocks this loop. A catalog that cannot be
  * listed raises {@code catalog_unreachable} and is tried again next refresh; the others go on.
+ *
+ * <p>Between refreshes, the tables that changed within the last {@link #HOT_WINDOW} (at most {@link
+ * #HOT_TABLES}, the most recently changed) are polled every {@link #HOT_POLL_INTERVAL} for their
+ * metadata location alone ({@link TableLister#locations}), so a busy table's commit is seen within
+ * the poll interval instead of the refresh interval, while a refresh that finds no change still
+ * costs one listing (docs/keeper.md, "Discovery").
  */
 public final class DiscoveryLoop implements Runnable {
 
   private static final Logger LOG = LoggerFactory.getLogger(DiscoveryLoop.class);
+
+  /** How often the recently changed tables are polled between refreshes. */
+  public static final Duration HOT_POLL_INTERVAL = Duration.ofMillis(250);
+
+  /** How long after its last seen change a table is polled between refreshes. */
+  public static final Duration HOT_WINDOW = Duration.ofMinutes(1);
+
+  /** The most tables one poll looks at: the most recently changed. */
+  public static final int HOT_TABLES = 64;
 
   /** What one refresh found. */
   public record Refresh(int tables, int added, int dropped, int changed, int unreachable) {}
@@ -44,9 +60,11 @@ public final class DiscoveryLoop implements Runnable {
   private final Clock clock;
   private final Duration interval;
   private final Set<String> unreachable = new HashSet<>();
-  private final Map<String, String> unreachableErrors =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, String> unreachableErrors = new ConcurrentHashMap<>();
   private final PeriodicLoop loop;
+  private final PeriodicLoop hotLoop;
+  private final Map<TableKey, Instant> hot = new ConcurrentHashMap<>();
+  private final Map<TableKey, String> polledLocations = new ConcurrentHashMap<>();
   private volatile Instant lastRefresh = Instant.EPOCH;
   private volatile Refresh last = new Refresh(0, 0, 0, 0, 0);
 
@@ -64,6 +82,8 @@ public final class DiscoveryLoop implements Runnable {
     this.clock = requireNonNull(clock, "clock is null");
     this.interval = requireNonNull(interval, "interval is null");
     this.loop = new PeriodicLoop("a refresh", interval, this::refresh);
+    Duration hotPeriod = interval.compareTo(HOT_POLL_INTERVAL) < 0 ? interval : HOT_POLL_INTERVAL;
+    this.hotLoop = new PeriodicLoop("a poll of recently changed tables", hotPeriod, this::pollHot);
   }
 
   @Override
@@ -71,8 +91,28 @@ public final class DiscoveryLoop implements Runnable {
     loop.run();
   }
 
+  /** The poll of recently changed tables between refreshes; runs until {@link #stop()}. */
+  public Runnable hotPoll() {
+    return hotLoop;
+  }
+
   public void stop() {
     loop.stop();
+    hotLoop.stop();
+  }
+
+  /**
+   * A table changed by the keeper itself (its optimize run finished): it is polled between
+   * refreshes, starting now, so the writes that arrived during the run are planned at once.
+   */
+  public void changedByKeeper(TableKey key) {
+    hot.put(key, clock.instant());
+    hotLoop.wakeUp();
+  }
+
+  /** The tables polled between refreshes now. */
+  public int hotTables() {
+    return hot.size();
   }
 
   /** Starts the next refresh now instead of at the end of the interval. */
@@ -150,6 +190,10 @@ public final class DiscoveryLoop implements Runnable {
           discovered.add(TableRecord.discovered(key));
         } else if (needsEvaluation(record, table.metadataLocation(), now)) {
           changed++;
+          if (table.metadataLocation().isPresent()
+              && !table.metadataLocation().equals(record.metadataLocation())) {
+            hot.put(key, now);
+          }
           evaluator.submit(key);
         }
       }
@@ -164,6 +208,8 @@ public final class DiscoveryLoop implements Runnable {
           dropped++;
           registry.remove(record.key());
           evaluator.forget(record.key());
+          hot.remove(record.key());
+          polledLocations.remove(record.key());
           events.table(
               KeeperEvent.TABLE_DROPPED,
               record.key(),
@@ -174,6 +220,63 @@ public final class DiscoveryLoop implements Runnable {
     lastRefresh = clock.instant();
     last = new Refresh(tables, added, dropped, changed, failed);
     return last;
+  }
+
+  /**
+   * One poll of the recently changed tables: each whose metadata location moved since its last
+   * evaluation is handed to the evaluator, once per location seen. Tables of catalogs whose lister
+   * cannot read locations cheaply wait for the refresh; a failing catalog is left to the refresh to
+   * report.
+   *
+   * @return how many tables were handed to the evaluator
+   */
+  public int pollHot() {
+    Instant now = clock.instant();
+    hot.values().removeIf(at -> at.plus(HOT_WINDOW).isBefore(now));
+    if (hot.isEmpty()) {
+      return 0;
+    }
+    Map<String, List<String>> byCatalog = new HashMap<>();
+    hot.entrySet().stream()
+        .sorted(Map.Entry.<TableKey, Instant>comparingByValue().reversed())
+        .limit(HOT_TABLES)
+        .forEach(
+            entry ->
+                byCatalog
+                    .computeIfAbsent(entry.getKey().catalog(), name -> new ArrayList<>())
+                    .add(entry.getKey().table()));
+    int submitted = 0;
+    for (KeptCatalog catalog : catalogs) {
+      List<String> tables = byCatalog.get(catalog.name());
+      if (tables == null) {
+        continue;
+      }
+      Optional<List<ListedTable>> locations;
+      try {
+        locations = catalog.lister().locations(tables);
+      } catch (RuntimeException e) {
+        LOG.debug("polling recently changed tables of {} failed", catalog.name(), e);
+        continue;
+      }
+      for (ListedTable table : locations.orElse(List.of())) {
+        TableKey key = new TableKey(catalog.name(), table.table());
+        Optional<TableRecord> record = registry.get(key);
+        if (record.isEmpty()
+            || table.metadataLocation().isEmpty()
+            || table.metadataLocation().equals(record.get().metadataLocation())
+            || record.get().status() == TableStatus.RUNNING) {
+          continue;
+        }
+        // The evaluation records the location it saw; until then, hand each new one over once.
+        if (!table.metadataLocation().get().equals(polledLocations.get(key))) {
+          polledLocations.put(key, table.metadataLocation().get());
+          hot.put(key, now);
+          evaluator.submit(key);
+          submitted++;
+        }
+      }
+    }
+    return submitted;
   }
 
   private static boolean needsEvaluation(

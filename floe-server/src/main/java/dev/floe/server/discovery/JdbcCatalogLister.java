@@ -8,6 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -72,6 +73,38 @@ public final class JdbcCatalogLister implements TableLister, AutoCloseable {
       }
       throw new IllegalStateException(
           "cannot list the tables of catalog '" + catalogName + "': " + e.getMessage(), e);
+    }
+  }
+
+  /** One primary-key lookup per table on {@code iceberg_tables}; no metadata read. */
+  @Override
+  public synchronized Optional<List<ListedTable>> locations(Collection<String> tables) {
+    String sql =
+        "SELECT metadata_location FROM iceberg_tables"
+            + " WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?";
+    try {
+      if (connection == null) {
+        connection = DriverManager.getConnection(url, properties);
+      }
+      List<ListedTable> found = new ArrayList<>();
+      try (PreparedStatement statement = connection.prepareStatement(sql)) {
+        for (String table : tables) {
+          int dot = table.lastIndexOf('.');
+          statement.setString(1, catalogName);
+          statement.setString(2, table.substring(0, Math.max(0, dot)));
+          statement.setString(3, table.substring(dot + 1));
+          try (ResultSet rows = statement.executeQuery()) {
+            if (rows.next()) {
+              found.add(new ListedTable(table, Optional.ofNullable(rows.getString(1))));
+            }
+          }
+        }
+      }
+      return Optional.of(found);
+    } catch (SQLException e) {
+      close();
+      throw new IllegalStateException(
+          "cannot read table locations of catalog '" + catalogName + "': " + e.getMessage(), e);
     }
   }
 

@@ -45,6 +45,7 @@ public final class RunCoordinator {
   private final int quarantineAfterFailures;
   private final Map<TableKey, ActiveRun> active = new ConcurrentHashMap<>();
   private volatile Consumer<RunRecord> onRun = run -> {};
+  private volatile Consumer<TableKey> onFinished = table -> {};
 
   public RunCoordinator(
       TableRegistry registry,
@@ -64,6 +65,14 @@ public final class RunCoordinator {
   /** Told of every finished optimize run (metrics). */
   public void onRun(Consumer<RunRecord> listener) {
     this.onRun = requireNonNull(listener, "listener is null");
+  }
+
+  /**
+   * Told of every table whose run finished, after its next state is recorded (discovery then looks
+   * at the table at once: writes arrived while it ran).
+   */
+  public void onFinished(Consumer<TableKey> listener) {
+    this.onFinished = requireNonNull(listener, "listener is null");
   }
 
   public boolean isRunning(TableKey key) {
@@ -147,6 +156,7 @@ public final class RunCoordinator {
       } finally {
         run.release().run();
       }
+      onFinished.accept(run.table());
     }
   }
 
