@@ -10,6 +10,7 @@ import dev.floe.iceberg.FloeCatalog;
 import dev.floe.iceberg.optimize.UpsertTables;
 import dev.floe.iceberg.optimize.UpsertWriter;
 import dev.floe.iceberg.optimize.UpsertWriter.Change;
+import dev.floe.testing.ChromiumBrowser;
 import dev.floe.testing.FlinkCluster;
 import dev.floe.testing.Poll;
 import java.net.URI;
@@ -33,6 +34,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
  * A {@code flink} worker group on a real Flink standalone cluster (JobManager and TaskManagers in
@@ -40,7 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
  * compact a table, the job is cancelled from outside and the keeper submits it again, the next task
  * completes on the new job, and a TaskManager killed under a worker is recovered (the keeper
  * forgets the worker, Flink runs it again on the spare TaskManager). The keeper has an API token;
- * the workers use the worker token.
+ * the workers use the worker token. The dashboard's Workers page shows the group's job as Flink
+ * reports it.
  */
 class OptimizerOnFlinkClusterITCase {
 
@@ -115,6 +119,8 @@ class OptimizerOnFlinkClusterITCase {
           .containsEntry(firstId, "CANCELED")
           .containsEntry(second.get("id").asText(), "RUNNING")
           .hasSize(2);
+
+      assertWorkersPageShows(port, second.get("id").asText());
 
       JsonNode run =
           Poll.until(
@@ -236,6 +242,31 @@ class OptimizerOnFlinkClusterITCase {
               + "\nserve.log:\n"
               + Files.readString(log),
           e);
+    }
+  }
+
+  /** The Workers page, logged in with the token, shows the group's running job. */
+  private void assertWorkersPageShows(int port, String jobId) throws Exception {
+    try (ChromiumBrowser browser = ChromiumBrowser.start(1280, 800)) {
+      ChromeDriver driver = browser.driver();
+      driver.get("http://127.0.0.1:" + port + "/workers");
+      driver.findElement(By.id("token")).sendKeys(TOKEN);
+      driver.findElement(By.id("login-submit")).click();
+      String cell = "#groups tr[data-group='cluster'] td[data-flink-job='" + jobId + "']";
+      String shown =
+          Poll.until(
+              "the Workers page shows job " + jobId,
+              FloeProcess.WITHIN,
+              Duration.ofMillis(200),
+              () ->
+                  Optional.ofNullable(
+                      (String)
+                          driver.executeScript(
+                              "const e = document.querySelector(arguments[0]);"
+                                  + " return e ? e.textContent : null;",
+                              cell)));
+      assertThat(shown).contains("RUNNING", jobId);
+      browser.screenshot(Path.of("target", "screenshots", "workers-flink.png"));
     }
   }
 

@@ -27,10 +27,11 @@ async function refresh() {
       panel('Leased tasks', h('div', { class: 'figure', id: 'queue-leased' }, count(queue.leased)),
         h('p', { class: 'muted' }, count(queue.slots) + ' task slots in all groups'))),
     panel('Groups', table(
-      [{ label: 'group' }, { label: 'kind' }, { label: 'live', num: true }, { label: 'target', num: true }, { label: 'starting', num: true }, { label: 'last start error' }],
+      [{ label: 'group' }, { label: 'kind' }, { label: 'live', num: true }, { label: 'target', num: true }, { label: 'starting', num: true },
+        { label: 'Flink job' }, { label: 'last start error' }],
       answer.groups.map((g) => h('tr', { 'data-group': g.name },
         cell(g.name), cell(g.kind), cell(count(g.live), { num: true }), cell(count(g.target), { num: true }),
-        cell(count(g.starting), { num: true }), h('td', { class: 'wrap' }, g.last_start_error || '–'))),
+        cell(count(g.starting), { num: true }), flinkJob(g), h('td', { class: 'wrap' }, g.last_start_error || '–'))),
       { id: 'groups' })),
     panel('Workers', answer.workers.length ? table(
       [{ label: 'worker' }, { label: 'group' }, { label: 'kind' }, { label: 'host', narrow: true }, { label: 'pid', num: true, narrow: true }, { label: 'threads', num: true },
@@ -41,4 +42,12 @@ async function refresh() {
         cell(ago(w.last_heartbeat_at)), cell(time(w.started_at), { narrow: true }))),
       { id: 'worker-list' }) : h('p', { class: 'muted' }, 'No worker is registered.')),
   );
+}
+
+/** A flink group's job (name, state, id), '–' for other kinds or while none is submitted. */
+function flinkJob(group) {
+  const job = group.flink_job;
+  if (!job) return h('td', { 'data-flink-job': '' }, '–');
+  return h('td', { class: 'wrap', 'data-flink-job': job.id },
+    job.name + ' ', h('span', { 'data-state': job.state }, job.state), h('div', { class: 'muted' }, h('code', {}, job.id)));
 }
