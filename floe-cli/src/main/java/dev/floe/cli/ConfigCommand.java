@@ -15,6 +15,7 @@ import dev.floe.core.maintenance.DurationText;
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.iceberg.CatalogFactory;
 import java.io.PrintWriter;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -138,7 +139,9 @@ final class ConfigCommand implements Callable<Integer> {
         out.println("      window: " + item.window());
         out.println("      cutoff: " + item.cutoff());
         out.println("      at: \"" + item.at() + "\"");
-        out.println("      time-zone: " + item.timeZone().getId());
+        out.println(
+            "      time-zone: "
+                + item.timeZone().map(ZoneId::getId).orElse("(asked from the source)"));
       }
     }
   }

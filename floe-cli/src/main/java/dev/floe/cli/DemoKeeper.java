@@ -77,7 +77,7 @@ final class DemoKeeper implements AutoCloseable {
             VerificationSettings.DEFAULT_WINDOW,
             cutoff,
             VerificationSettings.DEFAULT_AT,
-            sourceZone);
+            Optional.of(sourceZone));
     KeeperSettings demo =
         new KeeperSettings(
             user.listen(),

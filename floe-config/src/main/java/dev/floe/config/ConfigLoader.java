@@ -783,10 +783,12 @@ public final class ConfigLoader {
           at,
           "a time of day HH:MM from 00:00 to 23:59, quoted, e.g. at: \"00:30\"");
     }
-    String zoneText = itemString(values, ConfigSchema.VERIFICATION_TIME_ZONE, "UTC");
-    ZoneId zone;
+    String zoneText = itemString(values, ConfigSchema.VERIFICATION_TIME_ZONE, "");
+    Optional<ZoneId> zone = Optional.empty();
     try {
-      zone = ZoneId.of(zoneText);
+      if (!zoneText.isEmpty()) {
+        zone = Optional.of(ZoneId.of(zoneText));
+      }
     } catch (DateTimeException e) {
       throw invalidItemValue(
           file,

@@ -643,8 +643,9 @@ public final class ConfigSchema {
       key(
           "keeper.verifications[].time-zone",
           Kind.STRING,
-          "UTC",
-          "The source's time zone, an IANA name such as Asia/Shanghai: at is read in it.");
+          "asked from the source",
+          "The source's time zone, an IANA name such as Asia/Shanghai or an offset such as +08:00:"
+              + " at is read in it. Unset, the keeper reads the source server's zone (@@time_zone).");
 
   /** The keys of one {@code keeper.verifications} item, in the order the reference lists them. */
   public static final List<ConfigKey> VERIFICATION_KEYS =

@@ -55,7 +55,7 @@ class ConfigLoaderVerificationsTest {
     assertThat(orders.window()).isEqualTo("7d");
     assertThat(orders.cutoff()).isEqualTo("today");
     assertThat(orders.at()).isEqualTo(LocalTime.of(0, 30));
-    assertThat(orders.timeZone()).isEqualTo(ZoneId.of("Asia/Shanghai"));
+    assertThat(orders.timeZone()).contains(ZoneId.of("Asia/Shanghai"));
     assertThat(orders.toString()).doesNotContain(PASSWORD);
   }
 
@@ -79,7 +79,7 @@ class ConfigLoaderVerificationsTest {
     assertThat(orders.source().password().map(Secret::reveal)).contains(PASSWORD);
     assertThat(orders.target()).isEmpty();
     assertThat(orders.at()).isEqualTo(VerificationSettings.DEFAULT_AT);
-    assertThat(orders.timeZone()).isEqualTo(ZoneId.of("UTC"));
+    assertThat(orders.timeZone()).as("asked from the source").isEmpty();
   }
 
   @Test

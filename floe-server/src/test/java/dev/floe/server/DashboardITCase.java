@@ -319,7 +319,7 @@ class DashboardITCase {
               "7d",
               "today",
               LocalTime.of(0, 30),
-              ZoneId.of("UTC"));
+              Optional.of(ZoneId.of("UTC")));
       // The last run, stored before the keeper starts: 12 keys missing (one above 2^53), 1 extra,
       // 2 different.
       StringBuilder missing = new StringBuilder("1700000000000000017");

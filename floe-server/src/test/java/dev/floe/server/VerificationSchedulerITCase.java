@@ -78,7 +78,7 @@ class VerificationSchedulerITCase {
             "7d",
             "2026-01-01",
             LocalTime.of(0, 30),
-            ZoneId.of("UTC"));
+            Optional.of(ZoneId.of("UTC")));
     VerificationSettings unreachable =
         new VerificationSettings(
             "unreachable",
@@ -89,7 +89,7 @@ class VerificationSchedulerITCase {
             "7d",
             "2026-01-01",
             LocalTime.of(0, 30),
-            ZoneId.of("UTC"));
+            Optional.of(ZoneId.of("UTC")));
     KeeperSettings base = KeeperFixture.settings(3, Optional.of(Secret.of(KeeperFixture.TOKEN)));
     KeeperSettings settings = base.toBuilder().verifications(List.of(unreachable, orders)).build();
     MutableClock clock = new MutableClock(START);
@@ -182,6 +182,119 @@ class VerificationSchedulerITCase {
           .isEqualTo(404);
       assertThat(keeper.request("GET", "/api/v1/verifications", Optional.empty()).statusCode())
           .isEqualTo(401);
+    }
+  }
+
+  @Test
+  void withoutATimeZoneItRunsAtItsTimeInTheZoneItsSourceReports() throws Exception {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    MutableClock clock = new MutableClock(START);
+    try (MariaDbServer shanghai =
+        MariaDbServer.builder()
+            .directory(directory.resolve("mariadb"))
+            .argument("--default-time-zone=+08:00")
+            .start()) {
+      String database = shanghai.createDatabase("zoned");
+      shanghai.execute(
+          "CREATE TABLE `"
+              + database
+              + "`.orders (id BIGINT PRIMARY KEY, updated_at DATETIME NOT NULL)");
+      VerificationSettings zoned =
+          new VerificationSettings(
+              "zoned",
+              MySqlSourceAddress.parse(shanghai.sourceUrl("root", "", ""), "test"),
+              database + ".orders",
+              Optional.of("lake.orders"),
+              "updated_at",
+              "7d",
+              "today",
+              LocalTime.of(0, 30),
+              Optional.empty());
+      VerificationSettings down =
+          new VerificationSettings(
+              "down",
+              MySqlSourceAddress.parse("mysql://keeper_verify@127.0.0.1:" + closedPort, "test")
+                  .withPassword(Secret.of(PASSWORD)),
+              database + ".orders",
+              Optional.of("lake.orders"),
+              "updated_at",
+              "7d",
+              "today",
+              LocalTime.of(0, 30),
+              Optional.empty());
+      KeeperSettings settings =
+          KeeperFixture.settings(3, Optional.of(Secret.of(KeeperFixture.TOKEN))).toBuilder()
+              .verifications(List.of(zoned, down))
+              .build();
+      try (KeeperFixture keeper = new KeeperFixture(directory.resolve("keeper"), settings, clock)) {
+        try (Connection connection = shanghai.rootConnection()) {
+          new LakeCopier(100)
+              .copy(
+                  connection,
+                  LakeCopier.shape(connection, database, "orders", "updated_at"),
+                  keeper.catalog.catalog(),
+                  TableIdentifier.of("lake", "orders"));
+        }
+        // Known since 08:00 in +08:00 on 2026-12-02: the first run is 00:30 there the next day.
+        JsonNode listed =
+            Poll.until(
+                "the source's time zone is read",
+                WITHIN,
+                EVERY,
+                () -> {
+                  JsonNode all = keeper.get("/api/v1/verifications").get("verifications");
+                  return all.get(0).get("time_zone").isNull()
+                          || all.get(1).get("schedule_error").isNull()
+                      ? Optional.empty()
+                      : Optional.of(all);
+                });
+        assertThat(listed.get(0).get("time_zone").asText()).isEqualTo("+08:00");
+        assertThat(listed.get(0).get("time_zone_from").asText()).isEqualTo("source");
+        assertThat(listed.get(0).get("next_run_at").asText()).isEqualTo("2026-12-02T16:30:00Z");
+        assertThat(listed.get(0).get("schedule_error").isNull()).isTrue();
+        // The source that is down has no schedule, and says why; the password is not in it.
+        assertThat(listed.get(1).get("time_zone").isNull()).isTrue();
+        assertThat(listed.get(1).get("next_run_at").isNull()).isTrue();
+        assertThat(listed.get(1).get("schedule_error").asText())
+            .contains("cannot read the time zone of its source", "127.0.0.1:" + closedPort)
+            .doesNotContain(PASSWORD);
+
+        clock.advance(Duration.ofHours(16).plusMinutes(31));
+        keeper.service.verifications().wakeUp();
+        JsonNode ran =
+            Poll.until(
+                "zoned ran at 00:30 in its source's zone",
+                WITHIN,
+                EVERY,
+                () -> {
+                  JsonNode last = keeper.get("/api/v1/verifications/zoned").get("last");
+                  return last.isNull() ? Optional.empty() : Optional.of(last);
+                });
+        assertThat(ran.get("result").asText()).as(ran.toString()).isEqualTo("equal");
+        assertThat(keeper.get("/api/v1/verifications/zoned").get("next_run_at").asText())
+            .isEqualTo("2026-12-03T16:30:00Z");
+        // The one without a schedule never ran by itself; asked for, it runs (and fails).
+        assertThat(keeper.get("/api/v1/verifications/down").get("last").isNull()).isTrue();
+        assertThat(
+                keeper
+                    .request(
+                        "POST", "/api/v1/verifications/down/run", Optional.of(KeeperFixture.TOKEN))
+                    .statusCode())
+            .isEqualTo(202);
+        JsonNode failed =
+            Poll.until(
+                "the asked run of down finished",
+                WITHIN,
+                EVERY,
+                () -> {
+                  JsonNode last = keeper.get("/api/v1/verifications/down").get("last");
+                  return last.isNull() ? Optional.empty() : Optional.of(last);
+                });
+        assertThat(failed.get("result").asText()).isEqualTo("failed");
+      }
     }
   }
 

@@ -6,15 +6,13 @@ import dev.floe.core.error.FloeException;
 import dev.floe.core.sync.SourceTable;
 import dev.floe.iceberg.FloeCatalog;
 import dev.floe.mysql.MySqlConnections;
+import dev.floe.mysql.ServerTimeZone;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.ZoneId;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -94,7 +92,7 @@ public final class SyncRunner {
     String timeZone;
     try (Connection connection = connections.open(options.source().withoutDatabase())) {
       tables = new SourceSchemaReader().read(connection, options.selection());
-      timeZone = options.serverTimeZone().orElse(serverTimeZone(connection));
+      timeZone = options.serverTimeZone().orElse(ServerTimeZone.read(connection).getId());
     } catch (SQLException e) {
       throw FloeException.sourceUnavailable(
           "Cannot read the table list of "
@@ -532,26 +530,6 @@ public final class SyncRunner {
       return Files.getLastModifiedTime(path).toMillis();
     } catch (IOException e) {
       return 0;
-    }
-  }
-
-  /** The zone MySQL interprets TIMESTAMP values in, as a Java zone id. */
-  static String serverTimeZone(Connection connection) throws SQLException {
-    try (Statement statement = connection.createStatement();
-        ResultSet row =
-            statement.executeQuery(
-                "SELECT @@global.time_zone, @@system_time_zone, TIMESTAMPDIFF(SECOND, UTC_TIMESTAMP(), NOW())")) {
-      row.next();
-      String zone = row.getString(1);
-      if ("SYSTEM".equalsIgnoreCase(zone)) {
-        zone = row.getString(2);
-      }
-      try {
-        return ZoneId.of(zone).normalized().getId();
-      } catch (RuntimeException notAZoneId) {
-        int offsetSeconds = row.getInt(3);
-        return java.time.ZoneOffset.ofTotalSeconds(offsetSeconds).getId();
-      }
     }
   }
 }

@@ -19,8 +19,9 @@ import java.util.Optional;
  * @param timeColumn the column set on every insert and update
  * @param window how far before the cutoff rows are compared in full ({@code 7d})
  * @param cutoff {@code today}, a date or an ISO date-time in the source's time zone
- * @param at the daily time the job runs, in {@link #timeZone()}
- * @param timeZone the source's time zone
+ * @param at the daily time the job runs, in the source's time zone
+ * @param timeZone the source's time zone; empty: the one the source server reports
+ *     ({@code @@time_zone}), read by the keeper when it schedules the job
  */
 public record VerificationSettings(
     String name,
@@ -31,12 +32,11 @@ public record VerificationSettings(
     String window,
     String cutoff,
     LocalTime at,
-    ZoneId timeZone) {
+    Optional<ZoneId> timeZone) {
 
   public static final String DEFAULT_WINDOW = "7d";
   public static final String DEFAULT_CUTOFF = "today";
   public static final LocalTime DEFAULT_AT = LocalTime.of(0, 30);
-  public static final ZoneId DEFAULT_TIME_ZONE = ZoneId.of("UTC");
 
   public VerificationSettings {
     requireNonNull(name, "name is null");

@@ -16,6 +16,7 @@ import dev.floe.server.store.VerificationRun;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The loop that runs the scheduled verifications ({@code keeper.verifications}): each at its daily
@@ -33,12 +36,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code verification-different} alert rule. A verification that fails (its source is down) is
  * recorded as {@code failed} with the reason and the others still run.
  *
+ * <p>A verification without {@code time-zone} is scheduled in the zone its source server reports,
+ * asked once ({@link VerificationRunner#sourceTimeZone}); until that answers (the source is down)
+ * it has no next run, the reason is its {@link #scheduleError}, the question is asked again every
+ * {@link #ZONE_RETRY}, and a run asked for ({@link #requestRun}) still runs.
+ *
  * <p>Thread-safety: {@link #run} runs on one thread; the other methods may be called from any.
  */
 public final class VerificationScheduler implements Runnable {
 
+  private static final Logger LOG = LoggerFactory.getLogger(VerificationScheduler.class);
+
   /** How often the loop looks for a due verification when nothing wakes it. */
   public static final Duration CHECK_INTERVAL = Duration.ofSeconds(30);
+
+  /** How long after a failed question for its source's time zone the keeper asks again. */
+  public static final Duration ZONE_RETRY = Duration.ofMinutes(5);
 
   /** What {@link #requestRun} did. */
   public enum Request {
@@ -59,6 +72,9 @@ public final class VerificationScheduler implements Runnable {
   private final Map<String, Instant> known = new ConcurrentHashMap<>();
   private final Map<String, VerificationRun> last = new ConcurrentHashMap<>();
   private final Set<String> requested = ConcurrentHashMap.newKeySet();
+  private final Map<String, ZoneId> zones = new ConcurrentHashMap<>();
+  private final Map<String, String> zoneErrors = new ConcurrentHashMap<>();
+  private final Map<String, Instant> zoneRetries = new ConcurrentHashMap<>();
   private volatile Optional<String> running = Optional.empty();
 
   public VerificationScheduler(
@@ -68,7 +84,11 @@ public final class VerificationScheduler implements Runnable {
       KeeperEvents events,
       Clock clock) {
     requireNonNull(verifications, "verifications is null")
-        .forEach(verification -> this.verifications.put(verification.name(), verification));
+        .forEach(
+            verification -> {
+              this.verifications.put(verification.name(), verification);
+              verification.timeZone().ifPresent(zone -> zones.put(verification.name(), zone));
+            });
     this.store = requireNonNull(store, "store is null");
     this.runner = requireNonNull(runner, "runner is null");
     this.events = requireNonNull(events, "events is null");
@@ -109,7 +129,11 @@ public final class VerificationScheduler implements Runnable {
         return;
       }
       String name = verification.name();
-      if (requested.contains(name) || !nextRun(name).isAfter(clock.instant())) {
+      if (!zones.containsKey(name)) {
+        askZone(verification);
+      }
+      Instant now = clock.instant();
+      if (requested.contains(name) || nextRun(name).filter(at -> !at.isAfter(now)).isPresent()) {
         runOne(verification);
       }
     }
@@ -150,14 +174,60 @@ public final class VerificationScheduler implements Runnable {
     return store.verificationRuns(name, limit);
   }
 
-  /** When {@code name} runs next by its schedule; at or before now means due. */
-  public Instant nextRun(String name) {
+  /**
+   * When {@code name} runs next by its schedule; at or before now means due. Empty while its
+   * source's time zone is not known ({@link #scheduleError}).
+   */
+  public Optional<Instant> nextRun(String name) {
     VerificationSettings verification = verifications.get(name);
-    return VerificationSchedule.nextRun(
-        verification.at(),
-        verification.timeZone(),
-        lastRun(name).map(VerificationRun::startedAt),
-        known.getOrDefault(name, clock.instant()));
+    return zone(name)
+        .map(
+            zone ->
+                VerificationSchedule.nextRun(
+                    verification.at(),
+                    zone,
+                    lastRun(name).map(VerificationRun::startedAt),
+                    known.getOrDefault(name, clock.instant())));
+  }
+
+  /** The zone {@code name}'s daily time is read in: its {@code time-zone}, else its source's. */
+  public Optional<ZoneId> zone(String name) {
+    return Optional.ofNullable(zones.get(name));
+  }
+
+  /** Why {@code name} has no next run: its source's time zone could not be asked. */
+  public Optional<String> scheduleError(String name) {
+    return zone(name).isPresent() ? Optional.empty() : Optional.ofNullable(zoneErrors.get(name));
+  }
+
+  private void askZone(VerificationSettings verification) {
+    String name = verification.name();
+    Instant now = clock.instant();
+    if (zoneRetries.getOrDefault(name, Instant.MIN).isAfter(now)) {
+      return;
+    }
+    try {
+      ZoneId zone = runner.sourceTimeZone(verification);
+      zones.put(name, zone);
+      zoneErrors.remove(name);
+      zoneRetries.remove(name);
+      LOG.info(
+          "verification {} runs daily at {} {}, its source's time zone",
+          name,
+          verification.at(),
+          zone.getId());
+    } catch (RuntimeException e) {
+      String error =
+          "cannot read the time zone of its source, so it has no schedule yet (set time-zone to"
+              + " schedule it without asking; asked again in "
+              + ZONE_RETRY.toMinutes()
+              + " minutes): "
+              + reason(verification, e);
+      zoneRetries.put(name, now.plus(ZONE_RETRY));
+      if (!error.equals(zoneErrors.put(name, error))) {
+        events.service(KeeperEvent.VERIFICATION_FAILED, "verification " + name + " " + error);
+      }
+    }
   }
 
   /** Each verification's last finished run, for the alert rules. */

@@ -4,10 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import dev.floe.core.config.VerificationSettings;
 import dev.floe.core.verify.VerifyReport;
+import dev.floe.mysql.MySqlConnections;
+import dev.floe.mysql.ServerTimeZone;
 import dev.floe.verify.VerifyJob;
 import dev.floe.verify.VerifyProgress;
 import dev.floe.verify.VerifyRequest;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -16,7 +21,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * Runs a {@code keeper.verifications} item through {@link VerifyJob}, the job {@code floe verify}
  * runs, with its default load limits ({@code floe verify}'s defaults: 2 threads, a pause while the
  * source's {@code Threads_running} is above 32, 1 s slice queries, a 10 s connect timeout), against
- * the top-level catalog.
+ * the top-level catalog. A verification without {@code time-zone} is scheduled in the zone its
+ * source server reports ({@link ServerTimeZone}).
  */
 public final class VerifyJobRunner implements VerificationRunner {
 
@@ -32,6 +38,7 @@ public final class VerifyJobRunner implements VerificationRunner {
 
   private final Catalog catalog;
   private final VerifyJob job = new VerifyJob(LIMITS, NAMES);
+  private final MySqlConnections connections = new MySqlConnections(LIMITS.connectTimeout());
 
   public VerifyJobRunner(Catalog catalog) {
     this.catalog = requireNonNull(catalog, "catalog is null");
@@ -54,5 +61,14 @@ public final class VerifyJobRunner implements VerificationRunner {
             catalog,
             VerifyProgress.NONE)
         .report();
+  }
+
+  @Override
+  public ZoneId sourceTimeZone(VerificationSettings verification) {
+    try (Connection connection = connections.open(verification.source())) {
+      return ServerTimeZone.read(connection);
+    } catch (SQLException e) {
+      throw MySqlConnections.explain(verification.source(), e).toException(e);
+    }
   }
 }
