@@ -261,12 +261,15 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  /** The server's time now, to the second, as an ISO date-time in its own time zone. */
+  /**
+   * The server's time now, to the microsecond, as an ISO date-time in its own time zone: rows the
+   * demo loaded within the same second fall before it.
+   */
   private static String serverNow(MariaDbServer server) throws java.sql.SQLException {
     try (java.sql.Connection connection = server.rootConnection();
         java.sql.Statement statement = connection.createStatement();
         java.sql.ResultSet row =
-            statement.executeQuery("SELECT DATE_FORMAT(NOW(), '%Y-%m-%dT%H:%i:%s')")) {
+            statement.executeQuery("SELECT DATE_FORMAT(NOW(6), '%Y-%m-%dT%H:%i:%s.%f')")) {
       row.next();
       return row.getString(1);
     }

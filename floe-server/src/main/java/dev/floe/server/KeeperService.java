@@ -626,7 +626,10 @@ public final class KeeperService implements AutoCloseable {
     return updated;
   }
 
-  /** Plans the table now, ignoring its backoff and intervals. */
+  /**
+   * Plans the table now, as asked: a backoff table at once, and its time triggers count as due
+   * ({@link TableEvaluator#ask}); failed partitions still wait for their retry time.
+   */
   public Optional<TableRecord> optimizeNow(TableKey key) {
     Optional<TableRecord> updated =
         registry.update(
@@ -635,7 +638,7 @@ public final class KeeperService implements AutoCloseable {
                 table.status() == TableStatus.BACKOFF || table.status() == TableStatus.FAILED
                     ? table.withStatus(TableStatus.PENDING).withoutMetadataLocation()
                     : table.withoutMetadataLocation());
-    updated.ifPresent(table -> evaluator.submit(key));
+    updated.ifPresent(table -> evaluator.ask(key));
     return updated;
   }
 

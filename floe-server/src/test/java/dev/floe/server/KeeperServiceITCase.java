@@ -88,6 +88,96 @@ class KeeperServiceITCase {
   }
 
   @Test
+  void optimizeNowRewritesWhatTheThresholdsLeave() throws Exception {
+    try (KeeperFixture keeper =
+        new KeeperFixture(directory, KeeperFixture.settings(5, Optional.empty()))) {
+      // No time trigger and count thresholds out of reach: the keeper plans nothing by itself.
+      Map<String, String> properties = new HashMap<>(KEPT);
+      properties.put(OptimizePolicy.MINOR_MAX_INTERVAL_MS, "0");
+      properties.put(OptimizePolicy.MINOR_MIN_SMALL_FILES, "100");
+      properties.put(OptimizePolicy.DELETES_MIN_DELETE_FILES, "100");
+      properties.put(OptimizePolicy.DELETES_MIN_RATIO, "1");
+      Table table =
+          UpsertTables.create(
+              keeper.catalog.catalog(), "few", PartitionSpec.unpartitioned(), properties);
+      // three small appended files, one row of the first deleted by a position delete
+      Map<Long, String> expected = new HashMap<>();
+      DataFile first = null;
+      for (int file = 0; file < 3; file++) {
+        List<org.apache.iceberg.data.Record> rows = new ArrayList<>();
+        for (long id = file * 100L; id < file * 100L + 100; id++) {
+          rows.add(UpsertTables.row(id, "v" + id));
+          expected.put(id, "v" + id);
+        }
+        DataFile written = appendFile(table, rows);
+        first = first == null ? written : first;
+      }
+      table.newRowDelta().addDeletes(UpsertTables.positionDelete(table, first, 0)).commit();
+      expected.remove(0L);
+      String location = currentMetadata(table);
+      Poll.until(
+          "the keeper scans db.few and leaves it idle",
+          WITHIN,
+          EVERY,
+          () -> {
+            if (keeper.table("db.few").isEmpty()) {
+              return false;
+            }
+            JsonNode detail = keeper.get("/api/v1/tables/db.few");
+            assertThat(detail.get("last_optimized_at").isNull())
+                .as("below every threshold, the keeper leaves db.few alone: %s", detail)
+                .isTrue();
+            return detail.get("state").asText().equals("idle")
+                && location.equals(detail.path("metadata_location").asText());
+          });
+      int snapshotsBefore = snapshotCount(table);
+
+      HttpResponse<String> asked =
+          keeper.request("POST", "/api/v1/tables/db.few/optimize", Optional.empty());
+
+      assertThat(asked.statusCode()).as(asked.body()).isBetween(200, 299);
+      Poll.until(
+          "optimize now leaves db.few with one data file and no delete file",
+          WITHIN,
+          EVERY,
+          () -> {
+            JsonNode entry = keeper.table("db.few").orElseThrow();
+            return entry.get("state").asText().equals("idle")
+                && entry.get("data_files").asLong() == 1
+                && entry.get("delete_files").asLong() == 0;
+          });
+      table.refresh();
+      assertThat(snapshotCount(table)).isGreaterThan(snapshotsBefore);
+      assertThat(UpsertTables.read(table)).isEqualTo(expected);
+    }
+  }
+
+  /** Appends the rows as one data file of the unpartitioned table; returns it. */
+  private static DataFile appendFile(Table table, List<org.apache.iceberg.data.Record> rows)
+      throws IOException {
+    org.apache.iceberg.io.DataWriter<org.apache.iceberg.data.Record> writer =
+        new org.apache.iceberg.data.GenericAppenderFactory(table.schema(), table.spec())
+            .newDataWriter(
+                table
+                    .encryption()
+                    .encrypt(
+                        table
+                            .io()
+                            .newOutputFile(
+                                table
+                                    .locationProvider()
+                                    .newDataLocation(
+                                        "append-" + java.util.UUID.randomUUID() + ".parquet"))),
+                org.apache.iceberg.FileFormat.PARQUET,
+                null);
+    try (writer) {
+      rows.forEach(writer::write);
+    }
+    table.newAppend().appendFile(writer.toDataFile()).commit();
+    return writer.toDataFile();
+  }
+
+  @Test
   void aRecentlyChangedTableIsSeenBetweenRefreshes() throws Exception {
     KeeperSettings settings =
         KeeperFixture.settings(5, Optional.empty()).toBuilder()
@@ -548,6 +638,14 @@ class KeeperServiceITCase {
             .matcher(metrics);
     assertThat(matcher.find()).as(metric + " of " + table + " in\n" + metrics).isTrue();
     return Double.parseDouble(matcher.group(1));
+  }
+
+  private static int snapshotCount(Table table) {
+    int count = 0;
+    for (org.apache.iceberg.Snapshot ignored : table.snapshots()) {
+      count++;
+    }
+    return count;
   }
 
   private static String currentMetadata(Table table) {

@@ -23,14 +23,31 @@ public final class OptimizePlanner {
   }
 
   /**
+   * Plans one run on the table's state alone: {@link #plan(TableState, OptimizePolicy,
+   * OptimizeFailures, Instant, boolean)} not asked.
+   */
+  public OptimizePlan plan(
+      TableState state, OptimizePolicy policy, OptimizeFailures failures, Instant now) {
+    return plan(state, policy, failures, now, false);
+  }
+
+  /**
    * Plans one run.
    *
    * @param failures partitions whose last attempt failed: skipped (deferred) until their backoff
    *     ends
    * @param now the time the plan is made, for intervals and backoff
+   * @param asked whether somebody asked for this run (the keeper's optimize now): the time triggers
+   *     count as due, so a partition with 2 small files or any delete file is rewritten without
+   *     waiting for {@code minor.max-interval-ms}; the count thresholds, backoff and budget still
+   *     hold
    */
   public OptimizePlan plan(
-      TableState state, OptimizePolicy policy, OptimizeFailures failures, Instant now) {
+      TableState state,
+      OptimizePolicy policy,
+      OptimizeFailures failures,
+      Instant now,
+      boolean asked) {
     requireNonNull(state, "state is null");
     requireNonNull(policy, "policy is null");
     requireNonNull(failures, "failures is null");
@@ -41,7 +58,8 @@ public final class OptimizePlanner {
           state.table(), state.snapshot(), target, policy.budgetBytes(), List.of(), List.of());
     }
     boolean fullDue = isDue(policy.fullInterval(), state.lastFullRewrite(), now);
-    boolean minorIntervalDue = isDue(policy.minorMaxInterval(), state.lastOptimize(), now);
+    boolean minorIntervalDue = asked || isDue(policy.minorMaxInterval(), state.lastOptimize(), now);
+    String dueReason = asked ? "optimize asked for" : sinceLast(state.lastOptimize(), now, policy);
 
     List<PartitionTask> candidates = new ArrayList<>();
     List<DeferredPartition> deferred = new ArrayList<>();
@@ -50,7 +68,7 @@ public final class OptimizePlanner {
         continue;
       }
       Optional<PartitionTask> task =
-          candidate(partition, policy, fullDue, minorIntervalDue, state.lastOptimize(), now);
+          candidate(partition, policy, fullDue, minorIntervalDue, dueReason);
       if (task.isEmpty()) {
         continue;
       }
@@ -113,8 +131,7 @@ public final class OptimizePlanner {
       OptimizePolicy policy,
       boolean fullDue,
       boolean minorIntervalDue,
-      Optional<Instant> lastOptimize,
-      Instant now) {
+      String dueReason) {
     long target = policy.targetFileSizeBytes();
     int score = partition.healthScore(target);
     if (fullDue && (partition.dataFiles() >= 2 || partition.deleteFiles() > 0)) {
@@ -156,7 +173,7 @@ public final class OptimizePlanner {
               partition.deleteFiles()
                   + (partition.deleteFiles() == 1 ? " delete file" : " delete files")
                   + " and "
-                  + sinceLast(lastOptimize, now, policy));
+                  + dueReason);
     }
     if (deleteReason.isPresent()) {
       return Optional.of(deleteTask(partition, policy, score, deleteReason.get()));
@@ -172,9 +189,7 @@ public final class OptimizePlanner {
                   + OptimizePolicy.MINOR_MIN_SMALL_FILES
                   + ")");
     } else if (partition.smallFiles() >= 2 && minorIntervalDue) {
-      minorReason =
-          Optional.of(
-              partition.smallFiles() + " small files and " + sinceLast(lastOptimize, now, policy));
+      minorReason = Optional.of(partition.smallFiles() + " small files and " + dueReason);
     }
     return minorReason.map(
         reason ->

@@ -73,6 +73,36 @@ class OptimizePlannerTest {
   }
 
   @Test
+  void anAskedRunRewritesWhatTheCountThresholdsLeaveRightAfterAnOptimize() {
+    PartitionState.Builder deletes = States.smallFiles("d=1", 5, 1);
+    for (int i = 0; i < 3; i++) {
+      deletes.addEqualityDeleteFile(100, 5);
+    }
+    TableState state =
+        States.table(RECENT, deletes.build(), States.smallFiles("d=2", 2, 1).build());
+
+    assertThat(planner.plan(state, States.policy(), OptimizeFailures.none(), NOW).isEmpty())
+        .isTrue();
+    OptimizePlan asked = planner.plan(state, States.policy(), OptimizeFailures.none(), NOW, true);
+
+    assertThat(asked.tasks())
+        .extracting(PartitionTask::kind, PartitionTask::reason)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(
+                TaskKind.DELETES, "3 delete files and optimize asked for"),
+            org.assertj.core.groups.Tuple.tuple(
+                TaskKind.MINOR, "2 small files and optimize asked for"));
+  }
+
+  @Test
+  void anAskedRunLeavesAPartitionWithOneSmallFileAndNoDeletes() {
+    TableState state = States.table(RECENT, States.smallFiles("d=1", 1, 1).build());
+
+    assertThat(planner.plan(state, States.policy(), OptimizeFailures.none(), NOW, true).isEmpty())
+        .isTrue();
+  }
+
+  @Test
   void aNeverOptimizedTableIsDueForTheInterval() {
     TableState state = States.table(Optional.empty(), States.smallFiles("d=1", 2, 2).build());
 

@@ -116,11 +116,26 @@ public final class OptimizeJob {
    */
   public Preview preview(
       String name, Table table, OptimizePolicy policy, OptimizeFailures failures, Instant now) {
+    return preview(name, table, policy, failures, now, false);
+  }
+
+  /**
+   * As {@link #preview(String, Table, OptimizePolicy, OptimizeFailures, Instant)}; {@code asked}
+   * plans the run somebody asked for, its time triggers due ({@link
+   * OptimizePlanner#plan(TableState, OptimizePolicy, OptimizeFailures, Instant, boolean)}).
+   */
+  public Preview preview(
+      String name,
+      Table table,
+      OptimizePolicy policy,
+      OptimizeFailures failures,
+      Instant now,
+      boolean asked) {
     requireNonNull(name, "name is null");
     requireNonNull(table, "table is null");
     requireNonNull(policy, "policy is null");
     TableState state = scanner.scan(name, table, policy);
-    return new Preview(state, policy, planner.plan(state, policy, failures, now));
+    return new Preview(state, policy, planner.plan(state, policy, failures, now, asked));
   }
 
   /** The table's health now, for reports after a run. */

@@ -67,6 +67,7 @@ public final class TableEvaluator implements AutoCloseable {
   private final Clock clock;
   private final Map<TableKey, Evaluated> evaluated = new ConcurrentHashMap<>();
   private final Set<TableKey> queued = ConcurrentHashMap.newKeySet();
+  private final Set<TableKey> asked = ConcurrentHashMap.newKeySet();
   private final ExecutorService executor;
   private volatile Runnable onEvaluated = () -> {};
 
@@ -106,6 +107,16 @@ public final class TableEvaluator implements AutoCloseable {
   /** Called after every evaluation (the scheduler wakes up). */
   public void onEvaluated(Runnable listener) {
     this.onEvaluated = requireNonNull(listener, "listener is null");
+  }
+
+  /**
+   * Queues an evaluation whose plan is the one somebody asked for (optimize now): its time triggers
+   * count as due, so what the count thresholds leave (a few small files, a few deletes) is
+   * rewritten. The request holds until an evaluation plans the table (a run on it finishes first).
+   */
+  public void ask(TableKey key) {
+    asked.add(key);
+    submit(key);
   }
 
   /** Queues an evaluation unless one is already queued for the table. Never blocks. */
@@ -160,7 +171,7 @@ public final class TableEvaluator implements AutoCloseable {
       }
       group = groups.groupOf(key.table(), table.properties());
       OptimizeFailures failures = store.optimizeFailures(key);
-      preview = job.preview(key.table(), table, policy, failures, now);
+      preview = job.preview(key.table(), table, policy, failures, now, asked.remove(key));
     } catch (RuntimeException e) {
       failed(key, Optional.ofNullable(location), now, e);
       return;
