@@ -82,7 +82,7 @@ function actions(detail, base, suffix) {
   const quarantined = detail.state === 'quarantined';
   return h('div', {},
     h('div', { class: 'actions' },
-      button('optimize', 'Optimize now', `Plan and optimize ${detail.table} now, ignoring its backoff and intervals?`),
+      button('optimize', 'Optimize now', `Optimize ${detail.table} now, its few small files and deletes included?`),
       paused || quarantined ? null : button('pause', 'Pause', `Pause ${detail.table}? No new runs start until it is resumed (a running one finishes).`),
       button('resume', quarantined ? 'Release quarantine' : 'Resume',
         quarantined ? `Release ${detail.table} from quarantine? Its failure count is cleared and it is planned again.` :
