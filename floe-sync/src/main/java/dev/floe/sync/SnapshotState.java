@@ -2,6 +2,9 @@ package dev.floe.sync;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.floe.core.error.FloeException;
+import dev.floe.core.sync.SourceColumn;
+import dev.floe.core.sync.SourceTable;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -23,6 +26,12 @@ import java.util.UUID;
  * and, once every table is copied, the position read after the last chunk (inserts up to it may
  * overlap copied rows and are applied as upserts). Written atomically.
  *
+ * <p>Format 2 (key {@code format=2}) adds {@code definition.<database.table>}: a fingerprint of
+ * each table's definition when the copy began ({@link #fingerprint}). The binlog phase reads from
+ * before the copy, with the definitions the CDC source reads when it starts; a sync stopped before
+ * its binlog phase's first checkpoint starts that source again, so a table altered since the copy
+ * began must be refused then. Format 1 (no {@code format} key, no fingerprints) is still read.
+ *
  * @param syncId the sync's id, recorded in every commit
  * @param start where the binlog phase starts reading
  * @param end set once the copy is complete
@@ -30,13 +39,16 @@ import java.util.UUID;
  *     --resnapshot} of some tables copies only those)
  * @param recopies tables copied again while the others keep their binlog position ({@code
  *     --resnapshot TABLE...} with the sync's checkpoint still readable), with their own window
+ * @param definitions each source table's {@link #fingerprint} when the copy began; empty in a
+ *     format-1 file
  */
 record SnapshotState(
     String syncId,
     BinlogPosition start,
     Optional<BinlogPosition> end,
     List<String> tables,
-    Map<String, Window> recopies) {
+    Map<String, Window> recopies,
+    Map<String, String> definitions) {
 
   /**
    * The binlog window of a table copied again: its events up to {@code start} are in the copy and
@@ -50,21 +62,74 @@ record SnapshotState(
 
   static final String FILE_NAME = "snapshot.properties";
 
+  /** The format this Floe writes; it reads this one and every older one. */
+  static final int FORMAT = 2;
+
   SnapshotState {
     requireNonNull(syncId, "syncId is null");
     requireNonNull(start, "start is null");
     requireNonNull(end, "end is null");
     tables = List.copyOf(requireNonNull(tables, "tables is null"));
     recopies = Map.copyOf(requireNonNull(recopies, "recopies is null"));
+    definitions = Map.copyOf(requireNonNull(definitions, "definitions is null"));
   }
 
-  static SnapshotState begin(BinlogPosition start, List<String> tables) {
+  /**
+   * A copy that begins at {@code start}.
+   *
+   * @param definitions the source tables as read before {@code start}: their fingerprints are kept
+   */
+  static SnapshotState begin(
+      BinlogPosition start, List<String> tables, List<SourceTable> definitions) {
+    Map<String, String> fingerprints = new TreeMap<>();
+    definitions.forEach(table -> fingerprints.put(table.qualifiedName(), fingerprint(table)));
     return new SnapshotState(
-        UUID.randomUUID().toString(), start, Optional.empty(), tables, Map.of());
+        UUID.randomUUID().toString(), start, Optional.empty(), tables, Map.of(), fingerprints);
+  }
+
+  /**
+   * What of a table's definition the CDC source decodes rows with, as a SHA-256 in hex: the columns
+   * in order (name, MySQL column type, nullability) and the primary key.
+   */
+  static String fingerprint(SourceTable table) {
+    StringBuilder text = new StringBuilder();
+    for (SourceColumn column : table.columns()) {
+      text.append(column.name())
+          .append('\u0000')
+          .append(column.columnType())
+          .append('\u0000')
+          .append(column.nullable())
+          .append('\u0001');
+    }
+    text.append("key\u0000").append(String.join("\u0000", table.primaryKey()));
+    try {
+      return java.util.HexFormat.of()
+          .formatHex(
+              java.security.MessageDigest.getInstance("SHA-256")
+                  .digest(text.toString().getBytes(StandardCharsets.UTF_8)));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
+
+  /**
+   * The tables whose definition now differs from the one recorded when the copy began (or that are
+   * gone), in name order; tables without a recorded definition (format 1, or created later) are not
+   * compared.
+   */
+  List<String> alteredSinceBegin(List<SourceTable> now) {
+    Map<String, String> current = new TreeMap<>();
+    now.forEach(table -> current.put(table.qualifiedName(), fingerprint(table)));
+    return new TreeMap<>(definitions)
+        .entrySet().stream()
+            .filter(entry -> !entry.getValue().equals(current.get(entry.getKey())))
+            .map(Map.Entry::getKey)
+            .toList();
   }
 
   SnapshotState complete(BinlogPosition endPosition) {
-    return new SnapshotState(syncId, start, Optional.of(endPosition), tables, recopies);
+    return new SnapshotState(
+        syncId, start, Optional.of(endPosition), tables, recopies, definitions);
   }
 
   /** These tables are copied again from {@code head} on; the others keep their position. */
@@ -73,7 +138,7 @@ record SnapshotState(
     for (String name : names) {
       windows.put(name, new Window(head, Optional.empty()));
     }
-    return new SnapshotState(syncId, start, end, tables, windows);
+    return new SnapshotState(syncId, start, end, tables, windows, definitions);
   }
 
   /** The tables being copied again whose copy is not complete. */
@@ -94,7 +159,7 @@ record SnapshotState(
                 window.end().isPresent()
                     ? window
                     : new Window(window.start(), Optional.of(endPosition))));
-    return new SnapshotState(syncId, start, end, tables, windows);
+    return new SnapshotState(syncId, start, end, tables, windows, definitions);
   }
 
   /** Whether the initial snapshot copies this source table. */
@@ -113,6 +178,22 @@ record SnapshotState(
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
     }
+    String format = properties.getProperty("format", "1");
+    if (!format.equals("1") && !format.equals(String.valueOf(FORMAT))) {
+      throw FloeException.badInput(
+          file
+              + " is sync state format "
+              + format
+              + ", written by a newer Floe; this Floe reads formats 1 to "
+              + FORMAT
+              + ". Run the sync with that newer Floe, or start it over with --resnapshot.");
+    }
+    Map<String, String> definitions = new TreeMap<>();
+    for (String key : properties.stringPropertyNames()) {
+      if (key.startsWith("definition.")) {
+        definitions.put(key.substring("definition.".length()), properties.getProperty(key));
+      }
+    }
     String endFile = properties.getProperty("end-file");
     return Optional.of(
         new SnapshotState(
@@ -128,7 +209,8 @@ record SnapshotState(
             properties.getProperty("tables", "").isEmpty()
                 ? List.of()
                 : List.of(properties.getProperty("tables").split(",")),
-            recopies(properties)));
+            recopies(properties),
+            definitions));
   }
 
   private static Map<String, Window> recopies(Properties properties) {
@@ -149,6 +231,7 @@ record SnapshotState(
 
   void save(Path stateDirectory) {
     Properties properties = new Properties();
+    properties.setProperty("format", String.valueOf(FORMAT));
     properties.setProperty("sync-id", syncId);
     properties.setProperty("start-file", start.file());
     properties.setProperty("start-position", Long.toString(start.position()));
@@ -161,6 +244,8 @@ record SnapshotState(
               .ifPresent(
                   position -> properties.setProperty("recopy." + table + ".end", position.text()));
         });
+    definitions.forEach(
+        (table, fingerprint) -> properties.setProperty("definition." + table, fingerprint));
     end.ifPresent(
         position -> {
           properties.setProperty("end-file", position.file());

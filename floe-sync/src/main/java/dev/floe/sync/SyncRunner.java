@@ -116,6 +116,9 @@ public final class SyncRunner {
     Path stateDirectory = options.stateDirectory();
     Optional<Path> restorePoint = latestRestorePoint(stateDirectory);
     Optional<SnapshotState> saved = SnapshotState.load(stateDirectory);
+    if (saved.isPresent() && restorePoint.isEmpty()) {
+      requireDefinitionsUnchanged(saved.get(), tables, stateDirectory);
+    }
     boolean resumingBinlog = saved.isPresent() && saved.get().end().isPresent();
     Map<String, TableIdentifier> targets =
         new TableProvisioner()
@@ -183,7 +186,7 @@ public final class SyncRunner {
     SnapshotState state =
         saved.orElseGet(
             () -> {
-              SnapshotState fresh = SnapshotState.begin(binlogHead(options), List.of());
+              SnapshotState fresh = SnapshotState.begin(binlogHead(options), List.of(), tables);
               fresh.save(stateDirectory);
               return fresh;
             });
@@ -223,6 +226,33 @@ public final class SyncRunner {
         targets,
         stateDirectory,
         saved.isPresent());
+  }
+
+  /**
+   * Refuses to start the binlog phase's CDC source from before the copy when a table was altered
+   * since the copy began: with no checkpoint yet, the source decodes every row from the copy's
+   * start position with the definition it reads now, which the rows logged before the change do not
+   * have.
+   */
+  private static void requireDefinitionsUnchanged(
+      SnapshotState state, List<SourceTable> now, Path stateDirectory) {
+    List<String> altered = state.alteredSinceBegin(now);
+    if (altered.isEmpty()) {
+      return;
+    }
+    throw FloeException.badInput(
+        "MySQL table"
+            + (altered.size() == 1 ? " " : "s ")
+            + String.join(", ", altered)
+            + (altered.size() == 1 ? " was" : " were")
+            + " altered or dropped after this sync began copying (its binlog phase reads from "
+            + state.start().text()
+            + ", before the change), and the sync stopped before its binlog phase's first"
+            + " checkpoint, so the rows logged before the change cannot be read with the new"
+            + " definition. Nothing was changed in "
+            + stateDirectory
+            + " or the lake. Start the sync again with --resnapshot (it copies every table"
+            + " again), and change table definitions once the binlog phase has committed.");
   }
 
   private SnapshotCopier copier(SyncOptions options, SnapshotState state) {
@@ -281,12 +311,10 @@ public final class SyncRunner {
     cluster.ifPresent(remote -> remote.requireNotRunning(jobName(options)));
     SyncTargets targets = SyncTargets.of(options.selection());
     List<String> tables = new java.util.ArrayList<>();
+    List<SourceTable> sources;
     try (Connection connection = connections.open(options.source().withoutDatabase())) {
-      List<String> synced =
-          new SourceSchemaReader()
-              .read(connection, options.selection()).stream()
-                  .map(SourceTable::qualifiedName)
-                  .toList();
+      sources = new SourceSchemaReader().read(connection, options.selection());
+      List<String> synced = sources.stream().map(SourceTable::qualifiedName).toList();
       for (String table : named) {
         if (!synced.contains(table)) {
           throw FloeException.badInput(
@@ -360,10 +388,24 @@ public final class SyncRunner {
       saved.get().recopy(tables, head).save(stateDirectory);
       return start(options);
     }
+    // The copy replaces the rows of the tables it copies again; one whose columns MySQL no longer
+    // maps to (altered while an earlier copy ran) cannot take them and is created anew.
+    List<SourceTable> copied =
+        sources.stream()
+            .filter(table -> tables.isEmpty() || tables.contains(table.qualifiedName()))
+            .toList();
+    for (TableIdentifier outdated :
+        new TableProvisioner().withOtherColumns(catalog.catalog(), copied, options.selection())) {
+      catalog.catalog().dropTable(outdated, true);
+      LOG.info(
+          "--resnapshot: dropped {}, whose columns differ from its MySQL table's now, to copy it"
+              + " again",
+          outdated);
+    }
     for (String part : List.of("checkpoints", "savepoints", SnapshotState.FILE_NAME)) {
       deleteRecursively(stateDirectory.resolve(part));
     }
-    SnapshotState.begin(head, tables).save(stateDirectory);
+    SnapshotState.begin(head, tables, sources).save(stateDirectory);
     return start(options);
   }
 

@@ -79,10 +79,7 @@ public final class TableProvisioner {
       List<SourceTable> sources = target.getValue();
       Optional<TableRoute> route = selection.routeOf(sources.get(0).qualifiedName());
       requireOneKind(identifier, sources, selection);
-      Schema schema =
-          route.isPresent()
-              ? RouteSchema.union(route.get().text(), sources)
-              : TypeMapping.icebergSchema(sources.get(0));
+      Schema schema = expectedSchema(selection, sources);
       String name = route.map(TableRoute::target).orElse(sources.get(0).qualifiedName());
       String label =
           route.map(r -> "the tables of route '" + r.text() + "'").orElse("MySQL table " + name);
@@ -104,6 +101,40 @@ public final class TableProvisioner {
       sources.forEach(source -> provisioned.put(source.qualifiedName(), identifier));
     }
     return provisioned;
+  }
+
+  /**
+   * The existing Iceberg tables of these source tables whose columns differ from what the tables
+   * map to now (one altered while a copy of it ran): a copy that replaces their rows cannot write
+   * into them.
+   */
+  public List<TableIdentifier> withOtherColumns(
+      Catalog catalog, List<SourceTable> tables, TableSelection selection) {
+    SyncTargets targets = SyncTargets.of(selection);
+    Map<TableIdentifier, List<SourceTable>> byTarget = new LinkedHashMap<>();
+    for (SourceTable source : tables) {
+      byTarget
+          .computeIfAbsent(targets.identifier(source.qualifiedName()), target -> new ArrayList<>())
+          .add(source);
+    }
+    List<TableIdentifier> differing = new ArrayList<>();
+    byTarget.forEach(
+        (identifier, sources) -> {
+          if (catalog.tableExists(identifier)
+              && !columns(catalog.loadTable(identifier).schema())
+                  .equals(columns(expectedSchema(selection, sources)))) {
+            differing.add(identifier);
+          }
+        });
+    return differing;
+  }
+
+  /** The Iceberg schema the source tables of one Iceberg table map to. */
+  private static Schema expectedSchema(TableSelection selection, List<SourceTable> sources) {
+    Optional<TableRoute> route = selection.routeOf(sources.get(0).qualifiedName());
+    return route.isPresent()
+        ? RouteSchema.union(route.get().text(), sources)
+        : TypeMapping.icebergSchema(sources.get(0));
   }
 
   /** sync.partitions names synced tables that are not routed, or routes' Iceberg tables. */

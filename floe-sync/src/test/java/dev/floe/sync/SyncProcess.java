@@ -24,23 +24,40 @@ public final class SyncProcess {
     Path data = Path.of(args[0]);
     try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), data)) {
       SyncOptions options =
-          new SyncOptions(
-              "crash-test",
-              MySqlSourceAddress.parse(args[1], "--source"),
-              TableSelection.of(List.of(args[2] + "\\..*"), List.of(), Optional.empty()),
-              Duration.ofSeconds(Long.parseLong(args[5])),
-              2,
-              data.resolve("sync/crash-test"),
-              Optional.empty(),
+          options(
+              data,
+              args[1],
+              args[2],
               Integer.parseInt(args[3]),
               Long.parseLong(args[4]),
-              java.util.Map.of());
+              Duration.ofSeconds(Long.parseLong(args[5])));
       RunningSync sync =
           new SyncRunner(catalog, new MySqlConnections(Duration.ofSeconds(10))).start(options);
       System.out.println("running " + sync.restoredFrom().map(Path::toString).orElse("fresh"));
       System.out.flush();
       sync.await();
     }
+  }
+
+  /** The options the process syncs with, for a test that goes on with the same sync in-process. */
+  static SyncOptions options(
+      Path data,
+      String sourceUrl,
+      String database,
+      int chunkRows,
+      long snapshotRowsPerSecond,
+      Duration checkpointInterval) {
+    return new SyncOptions(
+        "crash-test",
+        MySqlSourceAddress.parse(sourceUrl, "--source"),
+        TableSelection.of(List.of(database + "\\..*"), List.of(), Optional.empty()),
+        checkpointInterval,
+        2,
+        data.resolve("sync/crash-test"),
+        Optional.empty(),
+        chunkRows,
+        snapshotRowsPerSecond,
+        java.util.Map.of());
   }
 
   /** Starts it with this JVM's classpath and module options. */
