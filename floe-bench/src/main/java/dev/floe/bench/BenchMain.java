@@ -23,6 +23,7 @@ public final class BenchMain {
           new CatalogCommitBenchmark(),
           new SyncSnapshotBenchmark(),
           new SyncFreshnessBenchmark(),
+          new SyncTablesBenchmark(),
           new OptimizeBenchmark(),
           new KeeperRefreshBenchmark(),
           new KeeperLiveBenchmark(),

@@ -49,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * which restarts from the last checkpoint and commits again; a commit whose outcome was unknown is
  * found (or not) in the table's history the same way.
  *
- * <p>Runs with parallelism 1.
+ * <p>Runs with parallelism 1; the tables one checkpoint changed are committed side by side on
+ * {@link #COMMIT_THREADS} threads (a table that did not change costs nothing).
  */
 final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     implements OneInputStreamOperator<TableCommittable, Void> {
@@ -68,6 +69,14 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   private transient ListState<byte[]> state;
   private transient Map<String, CommitMark> committed;
   private transient Map<String, TableMetrics> metrics;
+  private transient java.util.concurrent.ExecutorService committers;
+
+  /**
+   * How many tables a checkpoint commits at once. A commit mostly waits on storage and the catalog
+   * (manifest, manifest list, metadata file, the catalog's pointer swap), so the commits of the
+   * tables a checkpoint changed overlap; one table's parts stay in order on one thread.
+   */
+  static final int COMMIT_THREADS = 12;
 
   /**
    * Flink metrics of one table, in the committer's group under {@code table=<namespace.table>} (the
@@ -127,7 +136,7 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
-    metrics = new HashMap<>();
+    metrics = new java.util.concurrent.ConcurrentHashMap<>();
     knownTables.forEach(this::metrics);
     catalog = catalogLoader.open();
     state =
@@ -136,7 +145,17 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
             .getListState(
                 new ListStateDescriptor<>("floe-committer", BytePrimitiveArraySerializer.INSTANCE));
     checkpoints = new TreeMap<>();
-    committed = new HashMap<>();
+    committed = new java.util.concurrent.ConcurrentHashMap<>();
+    java.util.concurrent.atomic.AtomicInteger threads =
+        new java.util.concurrent.atomic.AtomicInteger();
+    committers =
+        java.util.concurrent.Executors.newFixedThreadPool(
+            COMMIT_THREADS,
+            runnable -> {
+              Thread thread = new Thread(runnable, "floe-commit-" + threads.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
     syncId = initialSyncId;
     if (context.isRestored()) {
       for (byte[] bytes : state.get()) {
@@ -225,21 +244,39 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
       PendingCheckpoint checkpoint = entry.getValue();
       java.util.Set<String> tables = new java.util.TreeSet<>(checkpoint.results.keySet());
       tables.addAll(checkpoint.truncations.keySet());
-      for (String table : tables) {
-        TreeMap<Integer, List<PendingFiles>> files =
-            checkpoint.results.getOrDefault(table, new TreeMap<>());
-        TreeSet<Integer> truncated = checkpoint.truncations.getOrDefault(table, new TreeSet<>());
-        TreeSet<Integer> versions = new TreeSet<>(files.keySet());
-        versions.addAll(truncated);
-        int part = 0;
-        for (int version : versions) {
-          // a TRUNCATE empties the table after the rows before it and before the rows after it
-          if (truncated.contains(version)) {
-            truncate(table, new CommitMark(entry.getKey(), part++), checkpoint);
+      tables.forEach(this::metrics); // registered on the task's thread
+      if (tables.size() == 1) {
+        commitTable(tables.iterator().next(), entry.getKey(), checkpoint);
+      } else {
+        // Tables are independent: a checkpoint's commits run side by side, each table's parts
+        // in order on one thread. All are awaited; the first failure fails the job, which
+        // restores and commits what is missing.
+        List<java.util.concurrent.Future<?>> commits = new ArrayList<>();
+        for (String table : tables) {
+          commits.add(committers.submit(() -> commitTable(table, entry.getKey(), checkpoint)));
+        }
+        RuntimeException failure = null;
+        for (java.util.concurrent.Future<?> commit : commits) {
+          try {
+            commit.get();
+          } catch (java.util.concurrent.ExecutionException e) {
+            RuntimeException cause =
+                e.getCause() instanceof RuntimeException runtime
+                    ? runtime
+                    : new IllegalStateException(e.getCause());
+            if (failure == null) {
+              failure = cause;
+            } else {
+              failure.addSuppressed(cause);
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(
+                "interrupted while committing checkpoint " + entry.getKey(), e);
           }
-          if (files.containsKey(version)) {
-            commit(table, files.get(version), new CommitMark(entry.getKey(), part++), checkpoint);
-          }
+        }
+        if (failure != null) {
+          throw failure;
         }
       }
       // The binlog is one ordered stream: once a checkpoint is committed, every table is complete
@@ -251,6 +288,25 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
       }
     }
     ready.clear();
+  }
+
+  /** Commits one table's parts of a checkpoint, in order. */
+  private void commitTable(String table, long checkpointId, PendingCheckpoint checkpoint) {
+    TreeMap<Integer, List<PendingFiles>> files =
+        checkpoint.results.getOrDefault(table, new TreeMap<>());
+    TreeSet<Integer> truncated = checkpoint.truncations.getOrDefault(table, new TreeSet<>());
+    TreeSet<Integer> versions = new TreeSet<>(files.keySet());
+    versions.addAll(truncated);
+    int part = 0;
+    for (int version : versions) {
+      // a TRUNCATE empties the table after the rows before it and before the rows after it
+      if (truncated.contains(version)) {
+        truncate(table, new CommitMark(checkpointId, part++), checkpoint);
+      }
+      if (files.containsKey(version)) {
+        commit(table, files.get(version), new CommitMark(checkpointId, part++), checkpoint);
+      }
+    }
   }
 
   /**
@@ -270,7 +326,11 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
           mark.checkpoint());
       return java.util.Optional.empty();
     }
-    CommitMark lastCommitted = committed.computeIfAbsent(tableKey, name -> lastCommit(table));
+    CommitMark lastCommitted = committed.get(tableKey);
+    if (lastCommitted == null) { // one thread commits a table at a time
+      lastCommitted = lastCommit(table);
+      committed.put(tableKey, lastCommitted);
+    }
     if (lastCommitted.compareTo(mark) >= 0) {
       LOG.info(
           "{}: checkpoint {} part {} of sync {} is already committed",
@@ -392,6 +452,9 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
 
   @Override
   public void close() throws Exception {
+    if (committers != null) {
+      committers.shutdownNow();
+    }
     try {
       if (catalog instanceof Closeable closeable) {
         closeable.close();
