@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.sync.SyncProperties;
-import dev.floe.core.sync.SyncSummary;
 import dev.floe.mysql.MySqlConnections;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -128,31 +127,24 @@ public final class SyncProgress {
               ? 0
               : Long.parseLong(snapshot.summary().getOrDefault("total-records", "0"))
                   - Long.parseLong(snapshot.summary().getOrDefault("total-equality-deletes", "0"));
-      String changeMillis =
-          snapshot == null ? null : snapshot.summary().get(SyncSummary.SOURCE_WATERMARK_MS);
-      if (changeMillis != null) {
-        long millis = Long.parseLong(changeMillis);
+      // The keeper's optimize and maintenance commits carry no sync marks: look past them.
+      OptionalLong changeMillis = dev.floe.iceberg.sync.SyncHistory.sourceWatermarkMillis(table);
+      if (changeMillis.isPresent()) {
+        long millis = changeMillis.getAsLong();
         watermark =
             OptionalLong.of(
                 watermark.isPresent() ? Math.max(watermark.getAsLong(), millis) : millis);
       }
-      // a route's tables record their copy under SNAPSHOT_COMPLETE.<database.table>
-      boolean copied =
-          snapshot != null
-              && snapshot.summary().entrySet().stream()
-                  .anyMatch(
-                      summary ->
-                          summary.getKey().startsWith(SyncSummary.SNAPSHOT_COMPLETE)
-                              && "true".equals(summary.getValue()));
+      boolean copied = dev.floe.iceberg.sync.SyncHistory.copied(table);
       read.add(
           new SyncStatus.Table(
               entry.getKey(),
               entry.getValue(),
-              changeMillis != null || copied ? SyncStatus.Phase.BINLOG : SyncStatus.Phase.SNAPSHOT,
+              copied ? SyncStatus.Phase.BINLOG : SyncStatus.Phase.SNAPSHOT,
               rows,
               estimates.getOrDefault(entry.getKey(), 0L),
               OptionalLong.empty(),
-              changeMillis != null,
+              changeMillis.isPresent(),
               Optional.ofNullable(table.properties().get(SyncProperties.STOPPED))));
     }
     boolean binlogPhase = read.stream().anyMatch(table -> table.phase() == SyncStatus.Phase.BINLOG);

@@ -8,9 +8,9 @@ import dev.floe.core.optimize.OptimizeFailures;
 import dev.floe.core.optimize.OptimizePolicy;
 import dev.floe.core.optimize.PartitionState;
 import dev.floe.core.state.TableKey;
-import dev.floe.core.sync.SyncSummary;
 import dev.floe.iceberg.optimize.OptimizeJob;
 import dev.floe.iceberg.optimize.OptimizeTableCheck;
+import dev.floe.iceberg.sync.SyncHistory;
 import dev.floe.server.HealthHistory;
 import dev.floe.server.KeeperEvents;
 import dev.floe.server.TableRegistry;
@@ -32,7 +32,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.HasTableOperations;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.slf4j.Logger;
@@ -215,27 +214,12 @@ public final class TableEvaluator implements AutoCloseable {
             sourceWatermark(table)));
   }
 
-  /** How many snapshots back a sync's watermark is looked for (optimize commits carry none). */
-  static final int WATERMARK_DEPTH = 100;
-
-  /**
-   * The {@code floe.source-watermark-ms} of the newest snapshot in the current history that records
-   * one, looking at most {@link #WATERMARK_DEPTH} snapshots back.
-   */
+  /** The sync's newest watermark in the table's history ({@link SyncHistory}). */
   static Optional<Instant> sourceWatermark(Table table) {
-    Snapshot snapshot = table.currentSnapshot();
-    for (int depth = 0; snapshot != null && depth < WATERMARK_DEPTH; depth++) {
-      String value = snapshot.summary().get(SyncSummary.SOURCE_WATERMARK_MS);
-      if (value != null) {
-        try {
-          return Optional.of(Instant.ofEpochMilli(Long.parseLong(value.trim())));
-        } catch (NumberFormatException e) {
-          return Optional.empty(); // not written by Floe's sync: no freshness to tell
-        }
-      }
-      snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
-    }
-    return Optional.empty();
+    java.util.OptionalLong millis = SyncHistory.sourceWatermarkMillis(table);
+    return millis.isPresent()
+        ? Optional.of(Instant.ofEpochMilli(millis.getAsLong()))
+        : Optional.empty();
   }
 
   private static TableStatus nextStatus(
