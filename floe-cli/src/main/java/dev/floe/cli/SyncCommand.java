@@ -13,6 +13,8 @@ import dev.floe.mysql.SourceDoctor;
 import dev.floe.mysql.SourceFactsReader;
 import dev.floe.sync.FlinkClusterAddress;
 import dev.floe.sync.KeeperReporter;
+import dev.floe.sync.ProgressPrinter;
+import dev.floe.sync.ProgressView;
 import dev.floe.sync.RemoteFlinkCluster;
 import dev.floe.sync.RunningSync;
 import dev.floe.sync.SyncOptions;
@@ -197,8 +199,19 @@ final class SyncCommand implements Callable<Integer> {
       names = "--progress-interval",
       paramLabel = "SECONDS",
       defaultValue = "10",
-      description = "Seconds between progress lines (default: ${DEFAULT-VALUE}; 0 = none).")
+      description = "Seconds between progress reports (default: ${DEFAULT-VALUE}; 0 = none).")
   int progressIntervalSeconds;
+
+  @Option(
+      names = "--progress",
+      paramLabel = "auto|live|log",
+      defaultValue = "auto",
+      description =
+          "How progress is shown: live (one block redrawn in place: totals, then the tables"
+              + " copying, lagging or stopped, the others in one line), log (a line per table"
+              + " whose state changed, and a summary line per report), or auto: live on an"
+              + " interactive terminal, else log (default: ${DEFAULT-VALUE}).")
+  String progressMode;
 
   @Override
   public Integer call() throws Exception {
@@ -272,6 +285,10 @@ final class SyncCommand implements Callable<Integer> {
                         .keeper()
                         .url()
                         .map(url -> KeeperReporter.keeperUrl(url, "keeper.url")));
+    ProgressView.Mode progressView =
+        ProgressView.Mode.choose(
+            progressMode,
+            System.console() != null && !"dumb".equals(floe.environment().get("TERM")));
     MySqlSourceAddress address =
         SourceAddresses.resolve(Optional.ofNullable(source), settings, floe.environment())
             .withoutDatabase();
@@ -389,13 +406,20 @@ final class SyncCommand implements Callable<Integer> {
             },
             "floe-sync-stop");
     Runtime.getRuntime().addShutdownHook(stopper);
+    ProgressPrinter printer =
+        new ProgressPrinter(
+            tracker,
+            new ProgressView(
+                progressView,
+                ProgressView.laggingThreshold(
+                    Duration.ofSeconds(checkpointIntervalSeconds),
+                    Duration.ofSeconds(heartbeatIntervalSeconds)),
+                ProgressView.terminalWidth(floe.environment())),
+            out);
     ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
     if (progressIntervalSeconds > 0) {
       progress.scheduleAtFixedRate(
-          () -> tracker.report(out),
-          progressIntervalSeconds,
-          progressIntervalSeconds,
-          TimeUnit.SECONDS);
+          printer::print, progressIntervalSeconds, progressIntervalSeconds, TimeUnit.SECONDS);
     }
     try {
       sync.await();

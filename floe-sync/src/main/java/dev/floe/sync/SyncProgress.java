@@ -6,7 +6,6 @@ import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.sync.SyncProperties;
 import dev.floe.mysql.MySqlConnections;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -17,7 +16,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -27,8 +25,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where each synced table stands: rows committed (against MySQL's estimate while the snapshot
- * runs), rows per second since the last report, and the lag: how far the lake is behind MySQL.
+ * Where each synced table stands: rows committed (against MySQL's estimate while the snapshot runs)
+ * and the lag: how far the lake is behind MySQL. {@link ProgressPrinter} prints it, {@link
+ * KeeperReporter} sends it to the keeper.
  *
  * <p>The lag comes from binlog positions ({@link BinlogLag}): the position in the sync's newest
  * checkpoint (which binlog heartbeats move on while nothing changes) against the server's heads
@@ -37,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * which it is known complete. Every table in its binlog phase shares that lag: they read one
  * binlog, and a checkpoint commits all of them up to the same position.
  *
- * <p>Thread-safe: {@link #status()} and {@link #report} may be called from several threads (the
- * printed progress and the keeper reporter share one instance).
+ * <p>Thread-safe: {@link #status()} may be called from several threads (the printed progress and
+ * the keeper reporter share one instance).
  */
 public final class SyncProgress {
 
@@ -51,8 +50,6 @@ public final class SyncProgress {
   private final MySqlSourceAddress source;
   private final Optional<Path> stateDirectory;
   private final Clock clock;
-  private final Map<String, Long> lastRows = new HashMap<>();
-  private long lastReport = System.nanoTime();
   private final BinlogLag lag = new BinlogLag();
   private boolean headUnreadableLogged;
 
@@ -172,46 +169,6 @@ public final class SyncProgress {
                         : table)
             .toList();
     return new SyncStatus(now, lag, tablesNow);
-  }
-
-  /** Prints one line per table. Never throws: progress must not stop the sync. */
-  public synchronized void report(PrintWriter out) {
-    try {
-      SyncStatus status = status();
-      long now = System.nanoTime();
-      double seconds = Math.max(0.001, (now - lastReport) / 1e9);
-      lastReport = now;
-      for (SyncStatus.Table table : status.tables()) {
-        if (table.stopped().isPresent()) {
-          out.printf(
-              Locale.ROOT, "  %-40s stopped: %s%n", table.sourceTable(), table.stopped().get());
-          continue;
-        }
-        long previous = lastRows.getOrDefault(table.sourceTable(), 0L);
-        lastRows.put(table.sourceTable(), table.rows());
-        String phase;
-        if (table.phase() == SyncStatus.Phase.SNAPSHOT) {
-          phase =
-              String.format(
-                  Locale.ROOT, "snapshot %d / ~%d rows", table.rows(), table.estimatedRows());
-        } else if (table.lagMillis().isPresent()) {
-          phase =
-              String.format(
-                  Locale.ROOT, "binlog, lag %.1f s", table.lagMillis().getAsLong() / 1000.0);
-        } else {
-          phase = String.format(Locale.ROOT, "copied %d rows, binlog: no change yet", table.rows());
-        }
-        out.printf(
-            Locale.ROOT,
-            "  %-40s %-34s %8.0f rows/s%n",
-            table.sourceTable(),
-            phase,
-            Math.max(0, table.rows() - previous) / seconds);
-      }
-      out.flush();
-    } catch (RuntimeException e) {
-      LOG.warn("cannot report progress: {}", e.getMessage());
-    }
   }
 
   /** The source's binlog head; empty (said once) when the source cannot be asked. */

@@ -179,17 +179,23 @@ class SchemaChangeITCase {
                   + " they are no longer needed.");
       assertThat(LakeComparison.lakeRows(lakeTable("fresh"))).hasSize(2);
       // The progress lines list the new table (it was not there at start) and why it stopped.
-      java.io.StringWriter progress = new java.io.StringWriter();
-      new SyncProgress(
-              catalog,
-              Map.of(database + ".items", TableIdentifier.of(database, "items")),
-              new MySqlConnections(Duration.ofSeconds(10)),
-              options().source())
-          .report(new java.io.PrintWriter(progress));
-      assertThat(progress.toString())
+      SyncStatus status =
+          new SyncProgress(
+                  catalog,
+                  Map.of(database + ".items", TableIdentifier.of(database, "items")),
+                  new MySqlConnections(Duration.ofSeconds(10)),
+                  options().source())
+              .status();
+      String progress =
+          String.join(
+              "\n",
+              new ProgressView(ProgressView.Mode.LOG, Duration.ofSeconds(10), 120)
+                  .render(Optional.empty(), status));
+      assertThat(progress)
           .contains(database + ".other")
           .containsPattern(
-              "  " + database + "\\.fresh +stopped: Floe stopped syncing " + database + "\\.fresh");
+              "  stopped  " + database + "\\.fresh +Floe stopped syncing " + database + "\\.fresh")
+          .contains("1 stopped");
       sync.stop(Duration.ofSeconds(60));
     }
 

@@ -191,18 +191,32 @@ class ShardedRouteITCase {
               "_source_db",
               "_source_table");
       assertThat(orders.currentSnapshot().summary()).containsKey(SyncSummary.BINLOG_FILE);
-      // one progress line for the route's shards, one for the table outside it
-      java.io.StringWriter progress = new java.io.StringWriter();
-      new SyncProgress(
-              catalog,
-              sync.tables(),
-              new MySqlConnections(Duration.ofSeconds(10)),
-              options().source())
-          .report(new java.io.PrintWriter(progress));
-      assertThat(progress.toString().lines())
-          .hasSize(2)
-          .anyMatch(line -> line.startsWith("  " + first + ".orders (route)  "))
-          .anyMatch(line -> line.startsWith("  " + first + ".customers  "));
+      // one progress line for the route's shards, one for the table outside it, then the totals
+      SyncStatus status =
+          new SyncProgress(
+                  catalog,
+                  sync.tables(),
+                  new MySqlConnections(Duration.ofSeconds(10)),
+                  options().source())
+              .status();
+      List<String> progress =
+          new ProgressView(ProgressView.Mode.LOG, Duration.ofSeconds(10), 120)
+              .render(Optional.empty(), status);
+      assertThat(progress)
+          .hasSize(3)
+          .anyMatch(
+              line ->
+                  line.matches(
+                      "  (binlog|lagging) +"
+                          + java.util.regex.Pattern.quote(first + ".orders (route)")
+                          + " .*"))
+          .anyMatch(
+              line ->
+                  line.matches(
+                      "  (binlog|lagging) +"
+                          + java.util.regex.Pattern.quote(first + ".customers")
+                          + " .*"));
+      assertThat(progress.get(2)).startsWith("progress: 2 tables: ");
     }
 
     // Stopped: a change meanwhile, then --resnapshot of one shard copies its whole route again
