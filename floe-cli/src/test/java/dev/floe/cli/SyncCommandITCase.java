@@ -50,6 +50,7 @@ class SyncCommandITCase {
     assertThat(first.waitFor(2, TimeUnit.MINUTES)).isTrue();
     assertThat(Files.readString(log))
         .containsAnyOf("Stopped. Run the same command to resume from", "Stopped. The next run");
+    assertNoLibraryLines(Files.readAllLines(log, StandardCharsets.UTF_8));
 
     server.execute(
         "INSERT INTO `"
@@ -66,6 +67,80 @@ class SyncCommandITCase {
       second.destroy();
       second.waitFor(2, TimeUnit.MINUTES);
     }
+  }
+
+  @Test
+  void progressInALogIsALinePerStateChangeAndNoLibraryLineReachesTheConsole(MariaDbServer server)
+      throws Exception {
+    String database = server.createDatabase("cliprogress");
+    SampleShop.create(server, database, new SampleShop.Size(50, 10, 100, 2));
+    Path log = directory.resolve("progress.log");
+    List<String> tables =
+        List.of("customers", "products", "orders", "order_items").stream()
+            .map(table -> database + "." + table)
+            .toList();
+
+    // stdout is a file here, so --progress auto prints log lines
+    Process sync =
+        startSync(
+            server.sourceUrl("root", "", ""), database, log, "1", "--heartbeat-interval", "1");
+    try {
+      // three reports in a row that say the 4 tables read the binlog and list no table: the
+      // tables were printed when they changed state, not at every report
+      Poll.untilNothingWrong(
+          "three reports in a row with only the totals line",
+          DEADLINE,
+          Duration.ofMillis(500),
+          () -> {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            String quiet = "progress: 4 tables: 4 in the binlog phase; lag ";
+            for (int i = 2; i < lines.size(); i++) {
+              if (lines.get(i - 2).startsWith(quiet)
+                  && lines.get(i - 1).startsWith(quiet)
+                  && lines.get(i).startsWith(quiet)) {
+                return Optional.empty();
+              }
+            }
+            return Optional.of("printed:\n" + String.join("\n", lines));
+          });
+    } finally {
+      sync.destroy();
+      assertThat(sync.waitFor(2, TimeUnit.MINUTES)).isTrue();
+    }
+
+    List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+    for (String table : tables) {
+      assertThat(lines)
+          .as("the first report names %s", table)
+          .anyMatch(
+              line -> line.matches("  (copying|binlog)  +" + table.replace(".", "\\.") + " .*"));
+    }
+    assertNoLibraryLines(lines);
+  }
+
+  /**
+   * Every line the sync printed is Floe's: its own sentences, the table list, progress, and its own
+   * warnings ({@code floe: }); no log line of Flink, the binlog client, Debezium or Iceberg.
+   */
+  private static void assertNoLibraryLines(List<String> lines) {
+    String printed = String.join("\n", lines);
+    assertThat(lines)
+        .as(printed)
+        .noneMatch(
+            line ->
+                line.contains("org.apache.flink")
+                    || line.contains("com.github.shyiko")
+                    || line.contains("io.debezium")
+                    || line.contains("org.apache.iceberg")
+                    || line.matches(".*\\b(INFO|WARN|WARNING|ERROR|DEBUG)\\b.*"))
+        .allMatch(
+            line ->
+                line.startsWith("Syncing ")
+                    || line.startsWith("  ")
+                    || line.startsWith("progress: ")
+                    || line.startsWith("Committing every ")
+                    || line.startsWith("Stopped. ")
+                    || line.startsWith("floe: "));
   }
 
   @Test
@@ -196,6 +271,12 @@ class SyncCommandITCase {
   }
 
   private Process startSync(String url, String database, Path log) throws Exception {
+    return startSync(url, database, log, "2");
+  }
+
+  private Process startSync(
+      String url, String database, Path log, String progressInterval, String... more)
+      throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -219,7 +300,8 @@ class SyncCommandITCase {
             "--checkpoint-interval",
             "1",
             "--progress-interval",
-            "2"));
+            progressInterval));
+    command.addAll(List.of(more));
     return new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
