@@ -31,9 +31,10 @@ import java.util.OptionalLong;
  *       the binlog phase. Lines are cut to the terminal's width so that the block's height is its
  *       number of lines.
  *   <li>{@link Mode#LOG} (a file, a pipe, a service manager's journal): a line per table whose
- *       state changed since the previous report (every table on the first report), then the totals
- *       line. A sync whose tables keep their state prints one line per report, however many tables
- *       it has.
+ *       state changed since the previous report (every table on the first report), grouped by the
+ *       new state and capped like the live block (a sync that falls behind makes every table lag at
+ *       once), then the totals line. A sync whose tables keep their state prints one line per
+ *       report, however many tables it has.
  * </ul>
  *
  * <p>Immutable and thread-safe.
@@ -206,20 +207,9 @@ public final class ProgressView {
     Map<TableState, List<SyncStatus.Table>> byState = byState(current);
     List<String> lines = new ArrayList<>();
     lines.add(totals(current, byState, rates));
-    int listed = 0;
-    for (TableState state : List.of(TableState.COPYING, TableState.LAGGING, TableState.STOPPED)) {
-      List<SyncStatus.Table> tables = byState.get(state);
-      int shown = Math.min(tables.size(), MAXIMUM_LISTED_TABLES - listed);
-      for (SyncStatus.Table table : tables.subList(0, shown)) {
-        lines.add(tableLine(table, state, rates.get(table.sourceTable())));
-      }
-      listed += shown;
-      if (shown < tables.size()) {
-        lines.add(
-            String.format(
-                Locale.ROOT, "  ... and %,d more %s", tables.size() - shown, state.label()));
-      }
-    }
+    lines.addAll(
+        listed(
+            byState, List.of(TableState.COPYING, TableState.LAGGING, TableState.STOPPED), rates));
     List<SyncStatus.Table> binlog = byState.get(TableState.BINLOG);
     if (!binlog.isEmpty()) {
       StringBuilder line =
@@ -242,14 +232,42 @@ public final class ProgressView {
     Map<String, TableState> before = new HashMap<>();
     previous.ifPresent(
         status -> status.tables().forEach(table -> before.put(table.sourceTable(), state(table))));
-    List<String> lines = new ArrayList<>();
+    Map<TableState, List<SyncStatus.Table>> changed = emptyByState();
     for (SyncStatus.Table table : current.tables()) {
       TableState state = state(table);
       if (before.get(table.sourceTable()) != state) {
-        lines.add(tableLine(table, state, rates.get(table.sourceTable())));
+        changed.get(state).add(table);
       }
     }
+    // the tables share one lag: when the sync falls behind, all of them start lagging at once
+    List<String> lines = new ArrayList<>(listed(changed, List.of(TableState.values()), rates));
     lines.add(totals(current, byState(current), rates));
+    return lines;
+  }
+
+  /**
+   * A line per table of {@code states}, in that order, at most {@link #MAXIMUM_LISTED_TABLES} in
+   * all; the rest of each state in one "... and N more" line.
+   */
+  private static List<String> listed(
+      Map<TableState, List<SyncStatus.Table>> byState,
+      List<TableState> states,
+      Map<String, OptionalDouble> rates) {
+    List<String> lines = new ArrayList<>();
+    int listed = 0;
+    for (TableState state : states) {
+      List<SyncStatus.Table> tables = byState.get(state);
+      int shown = Math.min(tables.size(), MAXIMUM_LISTED_TABLES - listed);
+      for (SyncStatus.Table table : tables.subList(0, shown)) {
+        lines.add(tableLine(table, state, rates.get(table.sourceTable())));
+      }
+      listed += shown;
+      if (shown < tables.size()) {
+        lines.add(
+            String.format(
+                Locale.ROOT, "  ... and %,d more %s", tables.size() - shown, state.label()));
+      }
+    }
     return lines;
   }
 
@@ -343,11 +361,16 @@ public final class ProgressView {
   }
 
   private Map<TableState, List<SyncStatus.Table>> byState(SyncStatus status) {
+    Map<TableState, List<SyncStatus.Table>> byState = emptyByState();
+    status.tables().forEach(table -> byState.get(state(table)).add(table));
+    return byState;
+  }
+
+  private static Map<TableState, List<SyncStatus.Table>> emptyByState() {
     Map<TableState, List<SyncStatus.Table>> byState = new EnumMap<>(TableState.class);
     for (TableState state : TableState.values()) {
       byState.put(state, new ArrayList<>());
     }
-    status.tables().forEach(table -> byState.get(state(table)).add(table));
     return byState;
   }
 

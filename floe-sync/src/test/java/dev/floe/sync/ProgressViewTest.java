@@ -231,15 +231,43 @@ class ProgressViewTest {
         .containsExactly(
             "  binlog   shop.copied                              100,000 rows, lag 0.4 s      "
                 + "             500 rows/s",
-            "  lagging  shop.falls_behind                        410 rows, lag 30.0 s         "
-                + "              20 rows/s",
             "  binlog   shop.catches_up                          10 rows, lag 0.4 s           "
                 + "               0 rows/s",
+            "  binlog   shop.created                             3 rows, lag 0.4 s",
+            "  lagging  shop.falls_behind                        410 rows, lag 30.0 s         "
+                + "              20 rows/s",
             "  stopped  shop.dropped                             Floe stopped syncing"
                 + " shop.dropped: the table was dropped",
-            "  binlog   shop.created                             3 rows, lag 0.4 s",
             "progress: 7 tables: 1 copying (30,000 / ~100,000 rows), 1 lagging, 1 stopped,"
                 + " 4 in the binlog phase; lag 0.4 s; 1,520 rows/s");
+  }
+
+  @Test
+  void aLogCapsTheTablesThatChangeTogether() {
+    List<SyncStatus.Table> caughtUp = new ArrayList<>();
+    List<SyncStatus.Table> behind = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      caughtUp.add(binlog(String.format("shop.t%03d", i), 10, 400));
+      behind.add(binlog(String.format("shop.t%03d", i), 10, 90_000));
+    }
+
+    List<String> first = LOG.render(Optional.empty(), at(0, OptionalLong.of(400), caughtUp));
+    List<String> lagging =
+        LOG.render(
+            Optional.of(at(0, OptionalLong.of(400), caughtUp)),
+            at(10, OptionalLong.of(90_000), behind));
+
+    assertThat(first)
+        .hasSize(ProgressView.MAXIMUM_LISTED_TABLES + 2)
+        .contains("  ... and 280 more binlog");
+    assertThat(lagging)
+        .hasSize(ProgressView.MAXIMUM_LISTED_TABLES + 2)
+        .startsWith(
+            "  lagging  shop.t000                                10 rows, lag 1 min 30 s"
+                + "                     0 rows/s")
+        .endsWith(
+            "  ... and 280 more lagging",
+            "progress: 300 tables: 300 lagging; lag 1 min 30 s; 0 rows/s");
   }
 
   @Test
