@@ -72,13 +72,16 @@ class AlteredBeforeBinlogCheckpointITCase {
     // 300 rows a second: the copy of t takes 10 s.
     Process sync = SyncProcess.start(data, url, database, 100, 300, CHECKPOINTS);
     try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), data)) {
-      // the copy commits at its end (or every checkpoint interval): once t is provisioned, its
-      // copy is under way
+      // the copy commits at its end (or every checkpoint interval): once t is provisioned and the
+      // copy's state recorded, its copy is under way
       Poll.until(
-          "the Iceberg table of t provisioned",
+          "the Iceberg table of t provisioned and the copy's state recorded",
           DEADLINE,
           Duration.ofMillis(50),
-          () -> lake(catalog, "t") != null);
+          () ->
+              lake(catalog, "t") != null
+                  && Files.exists(
+                      data.resolve("sync/crash-test").resolve(SnapshotState.FILE_NAME)));
       server.execute("ALTER TABLE `" + database + "`.t ADD COLUMN b INT NOT NULL DEFAULT 5");
       kill(sync);
       assertThat(copied(lake(catalog, "t"))).as("killed during the copy of t").isFalse();
