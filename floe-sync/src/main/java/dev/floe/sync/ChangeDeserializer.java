@@ -106,7 +106,7 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
     String file = sourceInfo.getString("file");
     long position = sourceInfo.getInt64("pos");
     BinlogPosition at = new BinlogPosition(file, position);
-    Optional<LakeSchemas.LakeTable> found = schemas.table(table);
+    Optional<LakeSchemas.LakeTable> found = schemas.table(table, at);
     if (found.isEmpty() || found.get().stoppedBefore(at) || inRecopy(table, at)) {
       return;
     }

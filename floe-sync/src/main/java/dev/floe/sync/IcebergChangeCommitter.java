@@ -28,6 +28,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.util.SnapshotUtil;
@@ -242,43 +243,50 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     NavigableMap<Long, PendingCheckpoint> ready = checkpoints.headMap(checkpointId, true);
     for (Map.Entry<Long, PendingCheckpoint> entry : ready.entrySet()) {
       PendingCheckpoint checkpoint = entry.getValue();
-      java.util.Set<String> tables = new java.util.TreeSet<>(checkpoint.results.keySet());
-      tables.addAll(checkpoint.truncations.keySet());
-      tables.forEach(this::metrics); // registered on the task's thread
-      if (tables.size() == 1) {
-        commitTable(tables.iterator().next(), entry.getKey(), checkpoint);
-      } else {
-        // Tables are independent: a checkpoint's commits run side by side, each table's parts
-        // in order on one thread. All are awaited; the first failure fails the job, which
-        // restores and commits what is missing.
-        List<java.util.concurrent.Future<?>> commits = new ArrayList<>();
-        for (String table : tables) {
-          commits.add(committers.submit(() -> commitTable(table, entry.getKey(), checkpoint)));
-        }
-        RuntimeException failure = null;
-        for (java.util.concurrent.Future<?> commit : commits) {
-          try {
-            commit.get();
-          } catch (java.util.concurrent.ExecutionException e) {
-            RuntimeException cause =
-                e.getCause() instanceof RuntimeException runtime
-                    ? runtime
-                    : new IllegalStateException(e.getCause());
-            if (failure == null) {
-              failure = cause;
-            } else {
-              failure.addSuppressed(cause);
-            }
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(
-                "interrupted while committing checkpoint " + entry.getKey(), e);
-          }
-        }
-        if (failure != null) {
-          throw failure;
+      java.util.Set<String> keys = new java.util.TreeSet<>(checkpoint.results.keySet());
+      keys.addAll(checkpoint.truncations.keySet());
+      // Where each key's files go now (a catalog lookup per changed table, side by side).
+      List<java.util.Optional<Target>> targets =
+          inParallel(
+              keys.stream()
+                  .map(
+                      key ->
+                          (java.util.concurrent.Callable<java.util.Optional<Target>>)
+                              () -> current(key, checkpoint))
+                  .toList(),
+              entry.getKey());
+      // A table renamed during the checkpoint (MySQL RENAME TABLE) has files under its old and
+      // its new name: one table, whose versions are committed in order whatever their name.
+      Map<TableIdentifier, List<String>> keysByTable = new TreeMap<>(ORDER);
+      Map<TableIdentifier, Target> loaded = new HashMap<>();
+      java.util.Iterator<java.util.Optional<Target>> found = targets.iterator();
+      for (String key : keys) {
+        java.util.Optional<Target> target = found.next();
+        if (target.isPresent()) {
+          TableIdentifier identifier = target.get().identifier();
+          loaded.putIfAbsent(identifier, target.get());
+          keysByTable.computeIfAbsent(identifier, name -> new ArrayList<>()).add(key);
         }
       }
+      keysByTable.keySet().forEach(identifier -> metrics(identifier.toString()));
+      // Tables are independent: their commits run side by side, each table's parts in order on
+      // one thread. All are awaited; the first failure fails the job, which restores and commits
+      // what is missing.
+      inParallel(
+          keysByTable.entrySet().stream()
+              .map(
+                  group ->
+                      (java.util.concurrent.Callable<Void>)
+                          () -> {
+                            commitTable(
+                                loaded.get(group.getKey()),
+                                group.getValue(),
+                                entry.getKey(),
+                                checkpoint);
+                            return null;
+                          })
+              .toList(),
+          entry.getKey());
       // The binlog is one ordered stream: once a checkpoint is committed, every table is complete
       // up to the newest event read by then, changed or not.
       if (entry.getValue().sourceMillis > 0 && metrics != null) {
@@ -290,46 +298,153 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     ready.clear();
   }
 
-  /** Commits one table's parts of a checkpoint, in order. */
-  private void commitTable(String table, long checkpointId, PendingCheckpoint checkpoint) {
-    TreeMap<Integer, List<PendingFiles>> files =
-        checkpoint.results.getOrDefault(table, new TreeMap<>());
-    TreeSet<Integer> truncated = checkpoint.truncations.getOrDefault(table, new TreeSet<>());
+  /** Commits one table's parts of a checkpoint (from all the names it had), in order. */
+  private void commitTable(
+      Target table, List<String> keys, long checkpointId, PendingCheckpoint checkpoint) {
+    TreeMap<Integer, List<PendingFiles>> files = new TreeMap<>();
+    TreeSet<Integer> truncated = new TreeSet<>();
+    for (String key : keys) {
+      checkpoint
+          .results
+          .getOrDefault(key, new TreeMap<>())
+          .forEach(
+              (version, pending) ->
+                  files.computeIfAbsent(version, any -> new ArrayList<>()).addAll(pending));
+      truncated.addAll(checkpoint.truncations.getOrDefault(key, new TreeSet<>()));
+    }
     TreeSet<Integer> versions = new TreeSet<>(files.keySet());
     versions.addAll(truncated);
     int part = 0;
     for (int version : versions) {
       // a TRUNCATE empties the table after the rows before it and before the rows after it
       if (truncated.contains(version)) {
-        truncate(table, new CommitMark(checkpointId, part++), checkpoint);
+        CommitMark mark = new CommitMark(checkpointId, part++);
+        table = followingRenames(table, target -> truncate(target, mark, checkpoint));
       }
       if (files.containsKey(version)) {
-        commit(table, files.get(version), new CommitMark(checkpointId, part++), checkpoint);
+        CommitMark mark = new CommitMark(checkpointId, part++);
+        List<PendingFiles> pending = files.get(version);
+        table = followingRenames(table, target -> commit(target, pending, mark, checkpoint));
       }
     }
   }
 
   /**
-   * The table a part goes to, or empty when it must not be committed: the table was made again
-   * since (a --resnapshot), or its history already holds the part.
+   * Runs the tasks on the commit threads (one alone on this thread) and returns their results in
+   * order once all ended; the first failure is thrown, the others added to it as suppressed.
    */
-  private java.util.Optional<Table> target(
-      String tableKey, CommitMark mark, PendingCheckpoint checkpoint) {
-    Table table = catalog.loadTable(SyncTargets.lakeTable(tableKey));
+  private <T> List<T> inParallel(List<java.util.concurrent.Callable<T>> tasks, long checkpointId) {
+    if (tasks.size() == 1) {
+      try {
+        return List.of(tasks.get(0).call());
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    List<java.util.concurrent.Future<T>> futures = new ArrayList<>();
+    for (java.util.concurrent.Callable<T> task : tasks) {
+      futures.add(committers.submit(task));
+    }
+    List<T> results = new ArrayList<>();
+    RuntimeException failure = null;
+    for (java.util.concurrent.Future<T> future : futures) {
+      try {
+        results.add(future.get());
+      } catch (java.util.concurrent.ExecutionException e) {
+        RuntimeException cause =
+            e.getCause() instanceof RuntimeException runtime
+                ? runtime
+                : new IllegalStateException(e.getCause());
+        if (failure == null) {
+          failure = cause;
+        } else {
+          failure.addSuppressed(cause);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(
+            "interrupted while committing checkpoint " + checkpointId, e);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return results;
+  }
+
+  private static final java.util.Comparator<TableIdentifier> ORDER =
+      java.util.Comparator.comparing(TableIdentifier::toString);
+
+  /**
+   * The Iceberg table a key's files of this checkpoint go to, or empty when they must not be
+   * committed: the table was made again since (a --resnapshot). A table renamed since the files
+   * were written (a MySQL RENAME TABLE) is found under its new name by its UUID.
+   */
+  private java.util.Optional<Target> current(String tableKey, PendingCheckpoint checkpoint) {
     String writtenFor = checkpoint.tableUuids.get(tableKey);
+    TableIdentifier identifier = SyncTargets.lakeTable(tableKey);
+    Table table;
+    try {
+      table = catalog.loadTable(identifier);
+    } catch (org.apache.iceberg.exceptions.NoSuchTableException missing) {
+      java.util.Optional<TableIdentifier> renamed =
+          RenamedTables.formerlyCalled(
+              catalog, tableKey, java.util.Optional.ofNullable(writtenFor));
+      if (renamed.isEmpty()) {
+        throw missing;
+      }
+      identifier = renamed.get();
+      table = catalog.loadTable(identifier);
+    }
     if (writtenFor != null && !writtenFor.equals(table.uuid().toString())) {
       // The table was dropped and created again (a --resnapshot of it) since these files were
       // written: its new copy holds their rows.
       LOG.info(
-          "{}: skipping checkpoint {} written for an earlier table of that name",
+          "{}: skipping files of {} written for an earlier table of that name",
           table.name(),
-          mark.checkpoint());
+          tableKey);
       return java.util.Optional.empty();
     }
-    CommitMark lastCommitted = committed.get(tableKey);
+    return java.util.Optional.of(new Target(identifier, table));
+  }
+
+  /**
+   * Commits to the table; when the binlog reader renamed it meanwhile (a MySQL RENAME TABLE), to
+   * the table under its new name. The catalog then found no table of the old name to commit to, so
+   * the commit did not land.
+   */
+  private Target followingRenames(Target target, java.util.function.Consumer<Target> commit) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        commit.accept(target);
+        return target;
+      } catch (org.apache.iceberg.exceptions.NoSuchTableException renamed) {
+        java.util.Optional<TableIdentifier> now =
+            RenamedTables.formerlyCalled(
+                catalog,
+                target.identifier().toString(),
+                java.util.Optional.of(target.table().uuid().toString()));
+        if (now.isEmpty() || attempt == 3) {
+          throw renamed;
+        }
+        LOG.info(
+            "{}: renamed to {} while committing; committing there", target.identifier(), now.get());
+        target = new Target(now.get(), catalog.loadTable(now.get()));
+      }
+    }
+  }
+
+  /** An Iceberg table to commit to, and its identifier now. */
+  private record Target(TableIdentifier identifier, Table table) {}
+
+  /** Whether this part must still be committed: the table's history does not hold it yet. */
+  private boolean due(Table table, CommitMark mark) {
+    CommitMark lastCommitted = committed.get(table.uuid().toString());
     if (lastCommitted == null) { // one thread commits a table at a time
       lastCommitted = lastCommit(table);
-      committed.put(tableKey, lastCommitted);
+      committed.put(table.uuid().toString(), lastCommitted);
     }
     if (lastCommitted.compareTo(mark) >= 0) {
       LOG.info(
@@ -338,9 +453,9 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
           mark.checkpoint(),
           mark.part(),
           syncId);
-      return java.util.Optional.empty();
+      return false;
     }
-    return java.util.Optional.of(table);
+    return true;
   }
 
   /** Records the sync, checkpoint, part and binlog progress in the commit's summary. */
@@ -359,17 +474,16 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   }
 
   /** Empties the table: a TRUNCATE TABLE reached at this part of the checkpoint. */
-  private void truncate(String tableKey, CommitMark mark, PendingCheckpoint checkpoint) {
-    java.util.Optional<Table> found = target(tableKey, mark, checkpoint);
-    if (found.isEmpty()) {
+  private void truncate(Target target, CommitMark mark, PendingCheckpoint checkpoint) {
+    Table table = target.table();
+    if (!due(table, mark)) {
       return;
     }
-    Table table = found.get();
     DeleteFiles delete = table.newDelete().deleteFromRowFilter(Expressions.alwaysTrue());
     stamp(delete, mark, checkpoint);
     delete.commit();
-    committed.put(tableKey, mark);
-    metrics(tableKey).commits.inc();
+    committed.put(table.uuid().toString(), mark);
+    metrics(target.identifier().toString()).commits.inc();
     LOG.info(
         "{}: emptied by TRUNCATE TABLE at checkpoint {} part {}",
         table.name(),
@@ -378,12 +492,11 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   }
 
   private void commit(
-      String tableKey, List<PendingFiles> pending, CommitMark mark, PendingCheckpoint checkpoint) {
-    java.util.Optional<Table> found = target(tableKey, mark, checkpoint);
-    if (found.isEmpty()) {
+      Target target, List<PendingFiles> pending, CommitMark mark, PendingCheckpoint checkpoint) {
+    Table table = target.table();
+    if (!due(table, mark)) {
       return;
     }
-    Table table = found.get();
     List<WriteResult> results = new ArrayList<>();
     for (PendingFiles files : pending) {
       results.add(files.toWriteResult(table.specs()));
@@ -412,14 +525,14 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     }
     stamp(rowDelta, mark, checkpoint);
     rowDelta.commit();
-    committed.put(tableKey, mark);
+    committed.put(table.uuid().toString(), mark);
     long rows = 0;
     for (WriteResult result : results) {
       for (DataFile file : result.dataFiles()) {
         rows += file.recordCount();
       }
     }
-    TableMetrics tableMetrics = metrics(tableKey);
+    TableMetrics tableMetrics = metrics(target.identifier().toString());
     tableMetrics.rows.inc(rows);
     tableMetrics.commits.inc();
     LOG.info(

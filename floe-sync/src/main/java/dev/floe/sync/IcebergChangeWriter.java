@@ -16,6 +16,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -142,12 +143,16 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
   }
 
   private DeltaTaskWriter newWriter(String key, int schemaId) {
-    Table table =
-        tables.computeIfAbsent(key, name -> catalog.loadTable(SyncTargets.lakeTable(name)));
+    Table table = tables.computeIfAbsent(key, this::load);
     // Loaded once per task and refreshed only for a schema this task has not seen: the sync never
     // changes a table's spec or location.
     if (!table.schemas().containsKey(schemaId)) {
-      table.refresh();
+      try {
+        table.refresh();
+      } catch (NoSuchTableException renamed) {
+        table = load(key);
+        tables.put(key, table);
+      }
     }
     Schema schema = table.schemas().get(schemaId);
     if (schema == null) {
@@ -159,6 +164,20 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
         schema,
         getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
         System.nanoTime());
+  }
+
+  /**
+   * The table of a key; for rows the binlog reader sent before it renamed the table (a MySQL RENAME
+   * TABLE), the table under its new name.
+   */
+  private Table load(String key) {
+    try {
+      return catalog.loadTable(SyncTargets.lakeTable(key));
+    } catch (NoSuchTableException missing) {
+      return RenamedTables.formerlyCalled(catalog, key, java.util.Optional.empty())
+          .map(catalog::loadTable)
+          .orElseThrow(() -> missing);
+    }
   }
 
   private static Record toRecord(DeltaTaskWriter writer, Object[] values) throws IOException {

@@ -56,6 +56,10 @@ final class LakeSchemas {
   private final Map<TableIdentifier, LakeTable> byIdentifier = new HashMap<>();
   private final Set<String> notSynced = new HashSet<>();
 
+  /** The renamed tables of a namespace, read when a name is missing ({@link RenamedTables}). */
+  private final Map<org.apache.iceberg.catalog.Namespace, List<RenamedTables.Renamed>>
+      renamedTables = new HashMap<>();
+
   LakeSchemas(Catalog catalog, SyncTargets targets) {
     this.catalog = requireNonNull(catalog, "catalog is null");
     this.targets = requireNonNull(targets, "targets is null");
@@ -263,8 +267,21 @@ final class LakeSchemas {
     }
   }
 
-  /** The table, or empty when the sync does not write it. */
+  /** The table as it is now, or empty when the sync does not write it. */
   Optional<LakeTable> table(String source) {
+    return table(source, Optional.empty());
+  }
+
+  /**
+   * The table a change of this source table at this position belongs to, or empty when the sync
+   * does not write it: the Iceberg table of the source's name, or for a change replayed from before
+   * a {@code RENAME TABLE}, the table under its new name ({@link RenamedTables}).
+   */
+  Optional<LakeTable> table(String source, BinlogPosition at) {
+    return table(source, Optional.of(at));
+  }
+
+  private Optional<LakeTable> table(String source, Optional<BinlogPosition> at) {
     LakeTable known = tables.get(source);
     if (known != null) {
       return Optional.of(known);
@@ -272,14 +289,15 @@ final class LakeSchemas {
     if (notSynced.contains(source)) {
       return Optional.empty();
     }
-    TableIdentifier identifier = targets.identifier(source);
-    if (!targets.matches(source) || !catalog.tableExists(identifier)) {
+    Optional<TableIdentifier> identifier =
+        targets.matches(source) ? identifierAt(source, at) : Optional.empty();
+    if (identifier.isEmpty()) {
       notSynced.add(source);
       return Optional.empty();
     }
     LakeTable table =
         byIdentifier.computeIfAbsent(
-            identifier,
+            identifier.get(),
             target ->
                 new LakeTable(
                     targets.route(source).map(TableRoute::text).orElse(source),
@@ -290,6 +308,46 @@ final class LakeSchemas {
   }
 
   /**
+   * The Iceberg table of the source table at this position (or now): the table of its name if that
+   * table had the name then, otherwise the table renamed away from the name at the first rename
+   * after the position.
+   */
+  private Optional<TableIdentifier> identifierAt(String source, Optional<BinlogPosition> at) {
+    TableIdentifier identifier = targets.identifier(source);
+    if (catalog.tableExists(identifier)) {
+      if (at.isEmpty()) {
+        return Optional.of(identifier);
+      }
+      LakeTable loaded = byIdentifier.get(identifier);
+      Map<String, String> properties =
+          loaded == null ? catalog.loadTable(identifier).properties() : loaded.table.properties();
+      if (RenamedTables.of(properties).stream()
+          .noneMatch(name -> at.get().compareTo(name.until()) < 0)) {
+        return Optional.of(identifier);
+      }
+    }
+    if (at.isEmpty()) {
+      return Optional.empty();
+    }
+    List<RenamedTables.Renamed> renamed =
+        renamedTables.computeIfAbsent(
+            identifier.namespace(), namespace -> RenamedTables.in(catalog, namespace));
+    TableIdentifier found = null;
+    BinlogPosition until = null;
+    for (RenamedTables.Renamed table : renamed) {
+      for (RenamedTables.FormerName name : table.formerNames()) {
+        if (name.source().equals(source)
+            && at.get().compareTo(name.until()) < 0
+            && (until == null || name.until().compareTo(until) < 0)) {
+          found = table.identifier();
+          until = name.until();
+        }
+      }
+    }
+    return Optional.ofNullable(found).filter(catalog::tableExists);
+  }
+
+  /**
    * Applies a DDL the binlog reader reached.
    *
    * @return the table a TRUNCATE TABLE empties: the reader sends it a truncate record (also for a
@@ -297,10 +355,14 @@ final class LakeSchemas {
    */
   Optional<LakeTable> apply(DdlEvent event) {
     String source = event.qualifiedName();
+    if (event.kind() == DdlEvent.Kind.RENAME) {
+      rename(event);
+      return Optional.empty();
+    }
     if (!targets.matches(source)) {
       return Optional.empty();
     }
-    Optional<LakeTable> known = table(source);
+    Optional<LakeTable> known = table(source, event.position());
     boolean truncate =
         event.kind() == DdlEvent.Kind.OTHER
             && event.ddl().trim().regionMatches(true, 0, "TRUNCATE", 0, 8);
@@ -364,6 +426,198 @@ final class LakeSchemas {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Applies a {@code RENAME TABLE} (or {@code ALTER TABLE ... RENAME TO}). A synced table renamed
+   * to a name the sync takes is renamed in Iceberg too, keeping its rows and history; renamed to a
+   * name it does not take, it stops like a dropped table; a table renamed to a name the sync takes
+   * from one it did not sync starts like a created one. Within a route, nothing changes but the
+   * {@code _source_table} of later rows.
+   */
+  private void rename(DdlEvent event) {
+    String from = event.renamedFrom().orElseThrow();
+    String to = event.qualifiedName();
+    BinlogPosition at = event.position();
+    // The old name as it was just before the statement (after it, it names nothing).
+    Optional<LakeTable> known =
+        table(from, new BinlogPosition(at.file(), Math.max(0, at.position() - 1)));
+    forget(from);
+    forget(to);
+    if (known.isEmpty()) {
+      if (targets.matches(to)) {
+        LOG.info(
+            "{} was renamed in MySQL to {}, which the sync takes, at binlog {}: syncing it like a"
+                + " created table",
+            from,
+            to,
+            at.text());
+        createRenamed(event);
+      }
+      return;
+    }
+    LakeTable table = known.get();
+    if (table.stoppedAt != null) {
+      return; // stopped before: it stays stopped under its old name
+    }
+    TableIdentifier target = targets.identifier(to);
+    if (at.compareTo(table.schemaPosition) <= 0) {
+      // applied before a restore; the Iceberg rename may not have been reached
+      List<RenamedTables.FormerName> names = RenamedTables.of(table.table.properties());
+      if (!names.isEmpty()
+          && names.get(names.size() - 1).until().equals(at)
+          && !target.toString().equals(table.key)
+          && !catalog.tableExists(target)) {
+        renameInCatalog(table, target, event);
+      }
+      return;
+    }
+    if (!targets.matches(to)) {
+      if (table.routed) {
+        LOG.warn(
+            "{} was renamed in MySQL to {}, which the sync does not take, at binlog {}; its rows"
+                + " stay in {} with those of the other tables of route '{}'",
+            from,
+            to,
+            at.text(),
+            table.key,
+            table.source);
+      } else {
+        stop(
+            table,
+            event,
+            "the table was renamed to "
+                + to
+                + ", which the sync does not take (--tables, --exclude). The Iceberg table keeps"
+                + " its rows; drop it when they are no longer needed");
+      }
+      return;
+    }
+    if (target.toString().equals(table.key)) {
+      // one route's table: later rows name their new table in _source_table
+      LOG.info(
+          "{} was renamed in MySQL to {} at binlog {}; both land in {}",
+          from,
+          to,
+          at.text(),
+          table.key);
+      return;
+    }
+    if (table.routed
+        || targets.route(to).isPresent()
+        || !target.namespace().equals(SyncTargets.lakeTable(table.key).namespace())
+        || catalog.tableExists(target)) {
+      String reason =
+          "the table was renamed to "
+              + to
+              + ", which lands in Iceberg table "
+              + target
+              + (catalog.tableExists(target) ? " (it exists)" : "")
+              + ": the sync goes on there like for a created table; this Iceberg table keeps its"
+              + " rows";
+      if (table.routed) {
+        LOG.warn("{} at binlog {}: {}", from, at.text(), reason);
+      } else {
+        stop(table, event, reason);
+      }
+      createRenamed(event);
+      return;
+    }
+    SchemaEvolution.Plan plan =
+        event
+            .after()
+            .map(after -> SchemaEvolution.plan(table.schema, after, event.ddl()))
+            .orElse(null);
+    boolean evolve = plan != null && plan.refusal().isEmpty() && plan.changes();
+    // Rows after the rename are a new schema version, whatever name they come under: the
+    // committer commits them after the rows before it.
+    commit(
+        table,
+        event,
+        transaction -> {
+          if (evolve) {
+            UpdateSchema update = transaction.updateSchema();
+            steps(update, plan);
+            update.commit();
+          }
+          recordVersion(transaction, table, event, transaction.table().schema().schemaId());
+          transaction
+              .updateProperties()
+              .set(SyncProperties.SOURCE_TABLE, to)
+              .set(
+                  SyncProperties.RENAMED_FROM,
+                  RenamedTables.with(
+                      transaction.table().properties(),
+                      new RenamedTables.FormerName(at, from, table.key)))
+              .commit();
+        });
+    Optional<LakeTable> renamed = renameInCatalog(table, target, event);
+    if (renamed.isPresent() && plan != null && plan.refusal().isPresent()) {
+      stop(renamed.get(), event, unrepresentable(renamed.get(), event, plan.refusal().get()));
+    }
+  }
+
+  /**
+   * Renames the Iceberg table to its new name, whose properties already say so.
+   *
+   * @return the table under its new name; empty when the catalog cannot rename tables: then the
+   *     table stops under its old name and the new name starts like a created table
+   */
+  private Optional<LakeTable> renameInCatalog(
+      LakeTable table, TableIdentifier target, DdlEvent event) {
+    TableIdentifier old = SyncTargets.lakeTable(table.key);
+    try {
+      catalog.renameTable(old, target);
+    } catch (UnsupportedOperationException cannot) {
+      stop(
+          table,
+          event,
+          "the table was renamed to "
+              + event.qualifiedName()
+              + " and the catalog cannot rename Iceberg tables ("
+              + cannot.getMessage()
+              + "). The sync goes on in a new Iceberg table "
+              + target
+              + "; this one keeps its rows");
+      createRenamed(event);
+      return Optional.empty();
+    }
+    byIdentifier.remove(old);
+    forget(event.renamedFrom().orElseThrow());
+    forget(event.qualifiedName());
+    renamedTables.clear();
+    LOG.info(
+        "{} was renamed in MySQL to {} at binlog {}: renamed Iceberg table {} to {}",
+        event.renamedFrom().orElseThrow(),
+        event.qualifiedName(),
+        event.position().text(),
+        old,
+        target);
+    return table(event.qualifiedName());
+  }
+
+  /** Forgets what a source name was found to be: a rename changes it. */
+  private void forget(String source) {
+    tables.remove(source);
+    notSynced.remove(source);
+  }
+
+  /** Starts syncing a table renamed to a name the sync takes, like a created one. */
+  private void createRenamed(DdlEvent event) {
+    if (event.after().isEmpty()) {
+      LOG.error(
+          "{} was renamed in MySQL to {} at binlog {}, which the sync takes, but the CDC source"
+              + " does not know its columns (it did not capture {}); it is not synced. Stop floe"
+              + " sync and start it with --resnapshot {} to copy it",
+          event.renamedFrom().orElseThrow(),
+          event.qualifiedName(),
+          event.position().text(),
+          event.renamedFrom().orElseThrow(),
+          event.qualifiedName());
+      notSynced.add(event.qualifiedName());
+      return;
+    }
+    create(event);
   }
 
   /**
@@ -482,24 +736,7 @@ final class LakeSchemas {
         event,
         transaction -> {
           UpdateSchema update = transaction.updateSchema();
-          for (SchemaEvolution.Step step : plan.steps()) {
-            if (step instanceof SchemaEvolution.AddColumn add) {
-              update.addColumn(add.name(), add.type());
-            } else if (step instanceof SchemaEvolution.DropColumn drop) {
-              update.deleteColumn(drop.name());
-            } else if (step instanceof SchemaEvolution.RenameColumn rename) {
-              update.renameColumn(rename.from(), rename.to());
-            } else if (step instanceof SchemaEvolution.WidenColumn widen) {
-              update.updateColumn(widen.name(), widen.to());
-            } else if (step instanceof SchemaEvolution.MakeOptional optional) {
-              update.makeColumnOptional(optional.name());
-            } else if (step instanceof SchemaEvolution.MoveColumn move) {
-              move.after()
-                  .ifPresentOrElse(
-                      after -> update.moveAfter(move.name(), after),
-                      () -> update.moveFirst(move.name()));
-            }
-          }
+          steps(update, plan);
           update.commit();
           recordVersion(transaction, table, event, transaction.table().schema().schemaId());
         });
@@ -510,6 +747,26 @@ final class LakeSchemas {
         event.position().text(),
         table.table.name(),
         plan.steps());
+  }
+
+  private static void steps(UpdateSchema update, SchemaEvolution.Plan plan) {
+    for (SchemaEvolution.Step step : plan.steps()) {
+      if (step instanceof SchemaEvolution.AddColumn add) {
+        update.addColumn(add.name(), add.type());
+      } else if (step instanceof SchemaEvolution.DropColumn drop) {
+        update.deleteColumn(drop.name());
+      } else if (step instanceof SchemaEvolution.RenameColumn rename) {
+        update.renameColumn(rename.from(), rename.to());
+      } else if (step instanceof SchemaEvolution.WidenColumn widen) {
+        update.updateColumn(widen.name(), widen.to());
+      } else if (step instanceof SchemaEvolution.MakeOptional optional) {
+        update.makeColumnOptional(optional.name());
+      } else if (step instanceof SchemaEvolution.MoveColumn move) {
+        move.after()
+            .ifPresentOrElse(
+                after -> update.moveAfter(move.name(), after), () -> update.moveFirst(move.name()));
+      }
+    }
   }
 
   private void stop(LakeTable table, DdlEvent event, String reason) {

@@ -113,6 +113,8 @@ public final class SyncProgress {
    *     read only leaves the lag to the newest change
    */
   public synchronized SyncStatus status() {
+    // A table renamed in MySQL is renamed in Iceberg too: it shows again under its new name.
+    tables.values().removeIf(identifier -> !catalog.catalog().tableExists(identifier));
     discoverNewTables();
     List<SyncStatus.Table> read = new ArrayList<>();
     OptionalLong watermark = OptionalLong.empty();

@@ -28,5 +28,13 @@ public final class SyncProperties {
   /** The binlog position ({@code file:offset}) after which the table's changes are not applied. */
   public static final String STOPPED_POSITION = "floe.sync-stopped-position";
 
+  /**
+   * The names the table had before MySQL renamed it: {@code
+   * file:offset>database.table>namespace.table} entries separated by {@code ;}, oldest first, each
+   * the binlog position of a {@code RENAME} and the MySQL table and Iceberg identifier the table
+   * had before it. Rows replayed from before a rename are found by their old name through it.
+   */
+  public static final String RENAMED_FROM = "floe.renamed-from";
+
   private SyncProperties() {}
 }

@@ -1,0 +1,218 @@
+package dev.floe.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.config.SyncSettings;
+import dev.floe.core.source.MySqlSourceAddress;
+import dev.floe.core.sync.SyncProperties;
+import dev.floe.core.sync.SyncSummary;
+import dev.floe.core.sync.TableSelection;
+import dev.floe.iceberg.CatalogFactory;
+import dev.floe.iceberg.FloeCatalog;
+import dev.floe.mysql.MySqlConnections;
+import dev.floe.testing.MariaDbExtension;
+import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.Poll;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * RENAME TABLE of synced tables while the sync runs (docs/schema-changes.md): renamed within the
+ * selection, the Iceberg table is renamed too and keeps its rows and history; renamed out of it, it
+ * stops like a dropped table; a table renamed into it starts like a created one.
+ */
+@ExtendWith(MariaDbExtension.class)
+class RenameTableITCase {
+
+  private static final Duration DEADLINE = Duration.ofSeconds(120);
+
+  @TempDir Path directory;
+
+  private MariaDbServer server;
+  private String database;
+  private FloeCatalog catalog;
+
+  @BeforeEach
+  void setUp(MariaDbServer server) {
+    this.server = server;
+    database = server.createDatabase("rename");
+    server.execute(
+        "CREATE TABLE " + name("items") + " (id BIGINT PRIMARY KEY, name VARCHAR(20), qty INT)",
+        "INSERT INTO "
+            + name("items")
+            + " SELECT seq, CONCAT('item ', seq), seq FROM "
+            + name("seq_1_to_200"),
+        "CREATE TABLE " + name("other") + " (id INT PRIMARY KEY, code INT)",
+        "INSERT INTO " + name("other") + " SELECT seq, seq FROM " + name("seq_1_to_20"),
+        // excluded by the selection, but captured by the CDC source (it matches --tables)
+        "CREATE TABLE " + name("outside_new") + " (id INT PRIMARY KEY, v VARCHAR(10))",
+        "INSERT INTO " + name("outside_new") + " SELECT seq, 'old' FROM " + name("seq_1_to_10"));
+    catalog = new CatalogFactory().open(CatalogSettings.embedded(), directory.resolve("data"));
+  }
+
+  @AfterEach
+  void tearDown() {
+    catalog.close();
+  }
+
+  @Test
+  void renamedTablesKeepSyncingUnderTheirNewNamesOrStopOrStart() throws Exception {
+    String uuid;
+    long snapshotsBefore;
+    try (RunningSync sync =
+        new SyncRunner(catalog, new MySqlConnections(Duration.ofSeconds(10))).start(options())) {
+      awaitEqual("items");
+      awaitEqual("other");
+      Poll.until(
+          "a binlog-phase commit",
+          DEADLINE,
+          Duration.ofMillis(200),
+          () -> {
+            server.execute("UPDATE " + name("items") + " SET qty = qty + 1 WHERE id = 1");
+            Table items = lakeTable("items");
+            return items.currentSnapshot().summary().containsKey(SyncSummary.BINLOG_FILE);
+          });
+      uuid = lakeTable("items").uuid().toString();
+
+      // rows before and after each rename, in the same checkpoints
+      server.execute(
+          "UPDATE " + name("items") + " SET qty = -qty WHERE id <= 10",
+          "INSERT INTO " + name("items") + " VALUES (1000, 'before', 1)",
+          "RENAME TABLE " + name("items") + " TO " + name("goods"),
+          "UPDATE " + name("goods") + " SET name = 'after' WHERE id = 1000",
+          "DELETE FROM " + name("goods") + " WHERE id = 2",
+          "INSERT INTO " + name("goods") + " VALUES (1001, 'goods', 2)",
+          "ALTER TABLE " + name("goods") + " RENAME TO " + name("products") + ", ADD COLUMN c INT",
+          "UPDATE " + name("products") + " SET c = id WHERE id <= 20",
+          "DELETE FROM " + name("products") + " WHERE id = 3");
+      awaitEqual("products");
+      assertThat(catalog.catalog().tableExists(TableIdentifier.of(database, "items"))).isFalse();
+      assertThat(catalog.catalog().tableExists(TableIdentifier.of(database, "goods"))).isFalse();
+      Table products = lakeTable("products");
+      assertThat(products.uuid().toString()).as("the same Iceberg table").isEqualTo(uuid);
+      assertThat(products.properties())
+          .containsEntry(SyncProperties.SOURCE_TABLE, database + ".products")
+          .doesNotContainKey(SyncProperties.STOPPED);
+      assertThat(RenamedTables.of(products.properties()))
+          .extracting(name -> name.source() + " " + name.identifier())
+          .containsExactly(
+              database + ".items " + database + ".items",
+              database + ".goods " + database + ".goods");
+      long copies =
+          java.util.stream.StreamSupport.stream(products.snapshots().spliterator(), false)
+              .filter(snapshot -> snapshot.summary().containsKey(SyncSummary.SNAPSHOT_COMPLETE))
+              .count();
+      assertThat(copies).as("the copy's commit is in the renamed table's history").isEqualTo(1);
+
+      // renamed to an excluded name: stops like DROP TABLE, keeps its rows
+      server.execute(
+          "UPDATE " + name("other") + " SET code = -code WHERE id = 1",
+          "RENAME TABLE " + name("other") + " TO " + name("outside_other"),
+          "UPDATE " + name("outside_other") + " SET code = 99 WHERE id = 2");
+      Poll.until(
+          "other stopped",
+          DEADLINE,
+          Duration.ofMillis(200),
+          () -> lakeTable("other").properties().containsKey(SyncProperties.STOPPED));
+      assertThat(lakeTable("other").properties().get(SyncProperties.STOPPED))
+          .startsWith("Floe stopped syncing " + database + ".other at binlog ")
+          .endsWith(
+              "`: the table was renamed to "
+                  + database
+                  + ".outside_other, which the sync does not take (--tables, --exclude). The"
+                  + " Iceberg table keeps its rows; drop it when they are no longer needed.");
+
+      // renamed from an excluded name: starts like CREATE TABLE, with the changes after it
+      server.execute(
+          "RENAME TABLE " + name("outside_new") + " TO " + name("fresh"),
+          "UPDATE " + name("fresh") + " SET v = 'changed' WHERE id = 1",
+          "INSERT INTO " + name("fresh") + " VALUES (100, 'new')");
+      Poll.untilNothingWrong(
+          "fresh has the changes after the rename",
+          DEADLINE,
+          Duration.ofMillis(300),
+          () -> {
+            TableIdentifier fresh = TableIdentifier.of(database, "fresh");
+            if (!catalog.catalog().tableExists(fresh)) {
+              return Optional.of("no Iceberg table");
+            }
+            var rows = LakeComparison.lakeRows(catalog.catalog().loadTable(fresh));
+            return rows.keySet().equals(java.util.Set.of("1/", "100/"))
+                ? Optional.empty()
+                : Optional.of(rows.toString());
+          });
+      assertThat(LakeComparison.lakeRows(lakeTable("other")))
+          .as("the stopped table keeps the rows it had")
+          .hasSize(20)
+          .containsEntry("1/", "1|-1");
+      snapshotsBefore =
+          java.util.stream.StreamSupport.stream(products.snapshots().spliterator(), false).count();
+      sync.stop(Duration.ofSeconds(60));
+    }
+
+    // resumed from the savepoint, under the new names
+    server.execute(
+        "UPDATE " + name("products") + " SET qty = 4242 WHERE id = 12",
+        "INSERT INTO " + name("fresh") + " VALUES (101, 'later')");
+    try (RunningSync resumed =
+        new SyncRunner(catalog, new MySqlConnections(Duration.ofSeconds(10))).start(options())) {
+      awaitEqual("products");
+      Poll.until(
+          "fresh gets later rows",
+          DEADLINE,
+          Duration.ofMillis(300),
+          () -> LakeComparison.lakeRows(lakeTable("fresh")).containsKey("101/"));
+      assertThat(lakeTable("products").uuid().toString()).isEqualTo(uuid);
+      assertThat(
+              java.util.stream.StreamSupport.stream(
+                      lakeTable("products").snapshots().spliterator(), false)
+                  .count())
+          .isGreaterThan(snapshotsBefore);
+      resumed.cancel(Duration.ofSeconds(60));
+    }
+  }
+
+  private String name(String table) {
+    return "`" + database + "`." + table;
+  }
+
+  private SyncOptions options() {
+    return new SyncOptions(
+        "rename",
+        MySqlSourceAddress.parse(server.sourceUrl("root", "", ""), "--source"),
+        TableSelection.of(
+            List.of(database + "\\..*"), List.of(database + "\\.outside_.*"), Optional.empty()),
+        Duration.ofSeconds(1),
+        2,
+        directory.resolve("state"),
+        Optional.empty(),
+        SyncSettings.DEFAULT_CHUNK_ROWS);
+  }
+
+  private Table lakeTable(String table) {
+    return catalog.catalog().loadTable(TableIdentifier.of(database, table));
+  }
+
+  private void awaitEqual(String table) throws Exception {
+    TableIdentifier identifier = TableIdentifier.of(database, table);
+    Poll.untilNothingWrong(
+        "MySQL and Iceberg hold the same rows of " + table,
+        DEADLINE,
+        Duration.ofMillis(300),
+        () ->
+            catalog.catalog().tableExists(identifier)
+                ? LakeComparison.difference(
+                    server, database, table, catalog.catalog().loadTable(identifier))
+                : Optional.of("no Iceberg table"));
+  }
+}
