@@ -423,9 +423,7 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
       } catch (org.apache.iceberg.exceptions.NoSuchTableException renamed) {
         java.util.Optional<TableIdentifier> now =
             RenamedTables.formerlyCalled(
-                catalog,
-                target.identifier().toString(),
-                java.util.Optional.of(target.table().uuid().toString()));
+                catalog, target.identifier().toString(), java.util.Optional.of(target.uuid()));
         if (now.isEmpty() || attempt == 3) {
           throw renamed;
         }
@@ -437,7 +435,12 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   }
 
   /** An Iceberg table to commit to, and its identifier now. */
-  private record Target(TableIdentifier identifier, Table table) {}
+  private record Target(TableIdentifier identifier, Table table, String uuid) {
+    /** Reads the UUID now: a table renamed under a failed commit no longer has metadata. */
+    Target(TableIdentifier identifier, Table table) {
+      this(identifier, table, table.uuid().toString());
+    }
+  }
 
   /** Whether this part must still be committed: the table's history does not hold it yet. */
   private boolean due(Table table, CommitMark mark) {
