@@ -336,7 +336,9 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   private <T> List<T> inParallel(List<java.util.concurrent.Callable<T>> tasks, long checkpointId) {
     if (tasks.size() == 1) {
       try {
-        return List.of(tasks.get(0).call());
+        List<T> result = new ArrayList<>(); // a task's result may be null
+        result.add(tasks.get(0).call());
+        return result;
       } catch (RuntimeException e) {
         throw e;
       } catch (Exception e) {
