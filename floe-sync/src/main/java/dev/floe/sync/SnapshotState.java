@@ -113,18 +113,18 @@ record SnapshotState(
   }
 
   /**
-   * The tables whose definition now differs from the one recorded when the copy began (or that are
-   * gone), in name order; tables without a recorded definition (format 1, or created later) are not
-   * compared.
+   * The tables whose definition now differs from the one recorded when the copy began, in name
+   * order. Only tables MySQL still has and the sync still selects are compared: a dropped table's
+   * earlier rows are not decoded at all, and one left out of a narrowed selection is not read.
+   * Tables without a recorded definition (format 1, or created later) are not compared either.
    */
   List<String> alteredSinceBegin(List<SourceTable> now) {
-    Map<String, String> current = new TreeMap<>();
-    now.forEach(table -> current.put(table.qualifiedName(), fingerprint(table)));
-    return new TreeMap<>(definitions)
-        .entrySet().stream()
-            .filter(entry -> !entry.getValue().equals(current.get(entry.getKey())))
-            .map(Map.Entry::getKey)
-            .toList();
+    return now.stream()
+        .filter(table -> definitions.containsKey(table.qualifiedName()))
+        .filter(table -> !definitions.get(table.qualifiedName()).equals(fingerprint(table)))
+        .map(SourceTable::qualifiedName)
+        .sorted()
+        .toList();
   }
 
   SnapshotState complete(BinlogPosition endPosition) {

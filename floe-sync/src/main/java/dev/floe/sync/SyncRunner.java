@@ -245,7 +245,7 @@ public final class SyncRunner {
             + (altered.size() == 1 ? " " : "s ")
             + String.join(", ", altered)
             + (altered.size() == 1 ? " was" : " were")
-            + " altered or dropped after this sync began copying (its binlog phase reads from "
+            + " altered after this sync began copying (its binlog phase reads from "
             + state.start().text()
             + ", before the change), and the sync stopped before its binlog phase's first"
             + " checkpoint, so the rows logged before the change cannot be read with the new"
