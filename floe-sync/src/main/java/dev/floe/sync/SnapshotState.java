@@ -113,18 +113,24 @@ record SnapshotState(
   }
 
   /**
-   * The tables whose definition now differs from the one recorded when the copy began, in name
-   * order. Only tables MySQL still has and the sync still selects are compared: a dropped table's
-   * earlier rows are not decoded at all, and one left out of a narrowed selection is not read.
-   * Tables without a recorded definition (format 1, or created later) are not compared either.
+   * The tables the sync still selects whose definition now differs from the one recorded when the
+   * copy began, or that are gone, in name order. A table left out of a narrowed selection is not
+   * read, so not compared; tables without a recorded definition (format 1, or created later)
+   * neither.
+   *
+   * @param now the selected tables as MySQL defines them now
+   * @param selected whether the sync selects a {@code database.table} now
    */
-  List<String> alteredSinceBegin(List<SourceTable> now) {
-    return now.stream()
-        .filter(table -> definitions.containsKey(table.qualifiedName()))
-        .filter(table -> !definitions.get(table.qualifiedName()).equals(fingerprint(table)))
-        .map(SourceTable::qualifiedName)
-        .sorted()
-        .toList();
+  List<String> alteredSinceBegin(
+      List<SourceTable> now, java.util.function.Predicate<String> selected) {
+    Map<String, String> current = new TreeMap<>();
+    now.forEach(table -> current.put(table.qualifiedName(), fingerprint(table)));
+    return new TreeMap<>(definitions)
+        .entrySet().stream()
+            .filter(entry -> selected.test(entry.getKey()))
+            .filter(entry -> !entry.getValue().equals(current.get(entry.getKey())))
+            .map(Map.Entry::getKey)
+            .toList();
   }
 
   SnapshotState complete(BinlogPosition endPosition) {

@@ -117,7 +117,7 @@ public final class SyncRunner {
     Optional<Path> restorePoint = latestRestorePoint(stateDirectory);
     Optional<SnapshotState> saved = SnapshotState.load(stateDirectory);
     if (saved.isPresent() && restorePoint.isEmpty()) {
-      requireDefinitionsUnchanged(saved.get(), tables, stateDirectory);
+      requireDefinitionsUnchanged(saved.get(), tables, options.selection(), stateDirectory);
     }
     boolean resumingBinlog = saved.isPresent() && saved.get().end().isPresent();
     Map<String, TableIdentifier> targets =
@@ -235,8 +235,17 @@ public final class SyncRunner {
    * have.
    */
   private static void requireDefinitionsUnchanged(
-      SnapshotState state, List<SourceTable> now, Path stateDirectory) {
-    List<String> altered = state.alteredSinceBegin(now);
+      SnapshotState state,
+      List<SourceTable> now,
+      dev.floe.core.sync.TableSelection selection,
+      Path stateDirectory) {
+    List<String> altered =
+        state.alteredSinceBegin(
+            now,
+            name -> {
+              int dot = name.indexOf('.');
+              return selection.matches(name.substring(0, dot), name.substring(dot + 1));
+            });
     if (altered.isEmpty()) {
       return;
     }
@@ -245,7 +254,7 @@ public final class SyncRunner {
             + (altered.size() == 1 ? " " : "s ")
             + String.join(", ", altered)
             + (altered.size() == 1 ? " was" : " were")
-            + " altered after this sync began copying (its binlog phase reads from "
+            + " altered or dropped after this sync began copying (its binlog phase reads from "
             + state.start().text()
             + ", before the change), and the sync stopped before its binlog phase's first"
             + " checkpoint, so the rows logged before the change cannot be read with the new"

@@ -48,7 +48,7 @@ class SnapshotStateTest {
   }
 
   @Test
-  void aTableAlteredSinceTheCopyBeganIsNamedAndANewOrGoneOneIsNot() {
+  void aSelectedTableAlteredOrDroppedSinceTheCopyBeganIsNamedAndANewOrUnselectedOneIsNot() {
     SnapshotState state =
         SnapshotState.begin(
             new BinlogPosition("mysql-bin.000001", 4), List.of(), List.of(ITEMS, ORDERS));
@@ -63,10 +63,14 @@ class SnapshotStateTest {
             List.of("id"));
     SourceTable created = new SourceTable("shop", "later", ORDERS.columns(), List.of("id"));
 
-    assertThat(state.alteredSinceBegin(List.of(ITEMS, ORDERS, created))).isEmpty();
-    assertThat(state.alteredSinceBegin(List.of(added, ORDERS))).containsExactly("shop.items");
-    assertThat(state.alteredSinceBegin(List.of(ITEMS)))
-        .as("dropped, or left out of a narrowed selection")
+    assertThat(state.alteredSinceBegin(List.of(ITEMS, ORDERS, created), name -> true)).isEmpty();
+    assertThat(state.alteredSinceBegin(List.of(added, ORDERS), name -> true))
+        .containsExactly("shop.items");
+    assertThat(state.alteredSinceBegin(List.of(ITEMS), name -> true))
+        .as("dropped")
+        .containsExactly("shop.orders");
+    assertThat(state.alteredSinceBegin(List.of(ITEMS), name -> !name.equals("shop.orders")))
+        .as("left out of a narrowed selection")
         .isEmpty();
   }
 
@@ -92,7 +96,7 @@ class SnapshotStateTest {
     assertThat(loaded.end()).contains(new BinlogPosition("mysql-bin.000002", 4321));
     assertThat(loaded.pendingRecopies()).containsExactly("shop.items");
     assertThat(loaded.definitions()).isEmpty();
-    assertThat(loaded.alteredSinceBegin(List.of()))
+    assertThat(loaded.alteredSinceBegin(List.of(), name -> true))
         .as("nothing recorded, nothing compared")
         .isEmpty();
     assertThat(SnapshotState.load(directory.resolve("none"))).isEqualTo(Optional.empty());
