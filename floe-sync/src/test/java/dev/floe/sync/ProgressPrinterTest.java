@@ -54,10 +54,19 @@ class ProgressPrinterTest {
                   + "progress: 1 table: 1 copying (0 / ~0 rows); 0 rows/s\n"
                   + "  copying  shop.orders                              0 / ~0 rows                                 0 rows/s\n");
 
-      catalog.catalog().dropTable(ORDERS);
+      // its metadata file unreadable for a moment: the status cannot be read
+      java.nio.file.Path metadata =
+          java.nio.file.Path.of(
+              java.net.URI.create(
+                  ((org.apache.iceberg.HasTableOperations) catalog.catalog().loadTable(ORDERS))
+                      .operations()
+                      .current()
+                      .metadataFileLocation()));
+      java.nio.file.Path aside = metadata.resolveSibling("aside.json");
+      java.nio.file.Files.move(metadata, aside);
       printer.print(); // cannot load the table: a warning, nothing printed
       assertThat(out.toString()).hasSize(first.length() + second.length());
-      catalog.catalog().createTable(ORDERS, SCHEMA, PartitionSpec.unpartitioned());
+      java.nio.file.Files.move(aside, metadata);
       printer.print();
       assertThat(out.toString().substring(first.length() + second.length()))
           .as("a new block below the warning, not over it")
