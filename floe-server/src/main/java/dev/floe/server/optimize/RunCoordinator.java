@@ -205,13 +205,22 @@ public final class RunCoordinator {
   private void failedRun(
       ActiveRun run, Instant now, String problem, Optional<OptimizeResult> result) {
     OptimizePolicy policy = run.run().preview().policy();
+    boolean[] quarantinedNow = {false};
     Optional<TableRecord> updated =
         registry.update(
             run.table(),
             table -> {
+              quarantinedNow[0] = false;
+              if (table.status() == TableStatus.QUARANTINED) {
+                // a run that started before the quarantine and ended after it: the quarantine
+                // already counts the failures in a row; keep its count, tell the newest error
+                return table.withFailures(
+                    table.consecutiveFailures(), Optional.of(problem), Optional.empty());
+              }
               int failures = table.consecutiveFailures() + 1;
               TableRecord next = committedAnything(result) ? table.withLastOptimizedAt(now) : table;
               if (failures >= quarantineAfterFailures) {
+                quarantinedNow[0] = true;
                 return next.withFailures(failures, Optional.of(problem), Optional.empty())
                     .withStatus(TableStatus.QUARANTINED);
               }
@@ -223,7 +232,7 @@ public final class RunCoordinator {
                           : TableStatus.BACKOFF);
             });
     events.table(KeeperEvent.OPTIMIZE_FAILED, run.table(), problem);
-    if (updated.isPresent() && updated.get().status() == TableStatus.QUARANTINED) {
+    if (updated.isPresent() && quarantinedNow[0]) {
       events.table(
           KeeperEvent.TABLE_QUARANTINED,
           run.table(),
