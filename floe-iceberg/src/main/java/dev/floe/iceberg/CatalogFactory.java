@@ -6,6 +6,7 @@ import dev.floe.core.Secret;
 import dev.floe.core.config.CatalogSettings;
 import dev.floe.core.config.CatalogType;
 import dev.floe.core.error.FloeException;
+import dev.floe.iceberg.io.HadoopConf;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -15,7 +16,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
@@ -107,7 +107,7 @@ public final class CatalogFactory {
 
   private static Catalog build(String name, Map<String, String> properties) {
     try {
-      return CatalogUtil.buildIcebergCatalog(name, properties, new Configuration());
+      return CatalogUtil.buildIcebergCatalog(name, properties, HadoopConf.create());
     } catch (IllegalArgumentException e) {
       throw FloeException.badInput(
           "The catalog settings are not usable: "

@@ -2,8 +2,8 @@ package dev.floe.sql;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.floe.iceberg.io.HadoopConf;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.flink.CatalogLoader;
@@ -28,7 +28,7 @@ final class FloeCatalogLoader implements CatalogLoader {
 
   @Override
   public Catalog loadCatalog() {
-    return CatalogUtil.buildIcebergCatalog(name, properties, new Configuration());
+    return CatalogUtil.buildIcebergCatalog(name, properties, HadoopConf.create());
   }
 
   @Override

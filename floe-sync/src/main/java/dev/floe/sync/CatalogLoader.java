@@ -1,12 +1,12 @@
 package dev.floe.sync;
 
+import dev.floe.iceberg.io.HadoopConf;
 import java.io.Serializable;
 import java.sql.Driver;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 
@@ -19,7 +19,7 @@ record CatalogLoader(String name, Map<String, String> properties) implements Ser
 
   Catalog open() {
     registerJdbcDrivers();
-    return CatalogUtil.buildIcebergCatalog(name, properties, new Configuration());
+    return CatalogUtil.buildIcebergCatalog(name, properties, HadoopConf.create());
   }
 
   /**

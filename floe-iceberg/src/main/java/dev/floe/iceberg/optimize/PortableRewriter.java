@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.floe.core.error.FloeException;
 import dev.floe.core.optimize.CandidateFile;
+import dev.floe.iceberg.io.HadoopConf;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.DataFile;
@@ -140,7 +140,7 @@ public final class PortableRewriter {
    */
   public static FileIO fileIo(
       PortableTask.FileIoDescription description, Map<String, String> secrets) {
-    return fileIo(description, secrets, new Configuration());
+    return fileIo(description, secrets, HadoopConf.create());
   }
 
   /**
