@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.floe.core.state.TableKey;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * What the keeper remembers of one table. Immutable; the {@code with...} methods return changed
@@ -76,22 +77,7 @@ public record TableRecord(
   }
 
   public TableRecord withStatus(TableStatus next) {
-    return new TableRecord(
-        key,
-        next,
-        metadataLocation,
-        health,
-        dataFiles,
-        smallFiles,
-        deleteFiles,
-        backlogBytes,
-        lastOptimizedAt,
-        consecutiveFailures,
-        lastError,
-        retryAt,
-        lastExpireAt,
-        lastMetadataCleanAt,
-        lastOrphanCleanAt);
+    return changed(fields -> fields.status = next);
   }
 
   /** The figures of a fresh scan of {@code location}. */
@@ -102,120 +88,111 @@ public record TableRecord(
       long nextSmallFiles,
       long nextDeleteFiles,
       long nextBacklogBytes) {
-    return new TableRecord(
-        key,
-        status,
-        Optional.of(location),
-        nextHealth,
-        nextDataFiles,
-        nextSmallFiles,
-        nextDeleteFiles,
-        nextBacklogBytes,
-        lastOptimizedAt,
-        consecutiveFailures,
-        lastError,
-        retryAt,
-        lastExpireAt,
-        lastMetadataCleanAt,
-        lastOrphanCleanAt);
+    return changed(
+        fields -> {
+          fields.metadataLocation = Optional.of(location);
+          fields.health = nextHealth;
+          fields.dataFiles = nextDataFiles;
+          fields.smallFiles = nextSmallFiles;
+          fields.deleteFiles = nextDeleteFiles;
+          fields.backlogBytes = nextBacklogBytes;
+        });
   }
 
   /** The failure bookkeeping: count, last error, retry time. */
   public TableRecord withFailures(int count, Optional<String> error, Optional<Instant> retry) {
-    return new TableRecord(
-        key,
-        status,
-        metadataLocation,
-        health,
-        dataFiles,
-        smallFiles,
-        deleteFiles,
-        backlogBytes,
-        lastOptimizedAt,
-        count,
-        error,
-        retry,
-        lastExpireAt,
-        lastMetadataCleanAt,
-        lastOrphanCleanAt);
+    return changed(
+        fields -> {
+          fields.consecutiveFailures = count;
+          fields.lastError = error;
+          fields.retryAt = retry;
+        });
   }
 
   public TableRecord withLastOptimizedAt(Instant at) {
-    return new TableRecord(
-        key,
-        status,
-        metadataLocation,
-        health,
-        dataFiles,
-        smallFiles,
-        deleteFiles,
-        backlogBytes,
-        Optional.of(at),
-        consecutiveFailures,
-        lastError,
-        retryAt,
-        lastExpireAt,
-        lastMetadataCleanAt,
-        lastOrphanCleanAt);
+    return changed(fields -> fields.lastOptimizedAt = Optional.of(at));
   }
 
   /** The metadata location last looked at, without new figures (its evaluation failed). */
   public TableRecord withMetadataLocation(String location) {
-    return new TableRecord(
-        key,
-        status,
-        Optional.of(location),
-        health,
-        dataFiles,
-        smallFiles,
-        deleteFiles,
-        backlogBytes,
-        lastOptimizedAt,
-        consecutiveFailures,
-        lastError,
-        retryAt,
-        lastExpireAt,
-        lastMetadataCleanAt,
-        lastOrphanCleanAt);
+    return changed(fields -> fields.metadataLocation = Optional.of(location));
   }
 
   /** Forgets the evaluated metadata location, so the next refresh evaluates the table again. */
   public TableRecord withoutMetadataLocation() {
-    return new TableRecord(
-        key,
-        status,
-        Optional.empty(),
-        health,
-        dataFiles,
-        smallFiles,
-        deleteFiles,
-        backlogBytes,
-        lastOptimizedAt,
-        consecutiveFailures,
-        lastError,
-        retryAt,
-        lastExpireAt,
-        lastMetadataCleanAt,
-        lastOrphanCleanAt);
+    return changed(fields -> fields.metadataLocation = Optional.empty());
   }
 
   public TableRecord withMaintenance(
       Optional<Instant> expire, Optional<Instant> metadata, Optional<Instant> orphans) {
-    return new TableRecord(
-        key,
-        status,
-        metadataLocation,
-        health,
-        dataFiles,
-        smallFiles,
-        deleteFiles,
-        backlogBytes,
-        lastOptimizedAt,
-        consecutiveFailures,
-        lastError,
-        retryAt,
-        expire,
-        metadata,
-        orphans);
+    return changed(
+        fields -> {
+          fields.lastExpireAt = expire;
+          fields.lastMetadataCleanAt = metadata;
+          fields.lastOrphanCleanAt = orphans;
+        });
+  }
+
+  /** A copy with what {@code change} sets changed. */
+  private TableRecord changed(Consumer<Fields> change) {
+    Fields fields = new Fields(this);
+    change.accept(fields);
+    return fields.record();
+  }
+
+  /** A record's fields, to change some of them. */
+  private static final class Fields {
+    private final TableKey key;
+    TableStatus status;
+    Optional<String> metadataLocation;
+    int health;
+    long dataFiles;
+    long smallFiles;
+    long deleteFiles;
+    long backlogBytes;
+    Optional<Instant> lastOptimizedAt;
+    int consecutiveFailures;
+    Optional<String> lastError;
+    Optional<Instant> retryAt;
+    Optional<Instant> lastExpireAt;
+    Optional<Instant> lastMetadataCleanAt;
+    Optional<Instant> lastOrphanCleanAt;
+
+    Fields(TableRecord record) {
+      key = record.key;
+      status = record.status;
+      metadataLocation = record.metadataLocation;
+      health = record.health;
+      dataFiles = record.dataFiles;
+      smallFiles = record.smallFiles;
+      deleteFiles = record.deleteFiles;
+      backlogBytes = record.backlogBytes;
+      lastOptimizedAt = record.lastOptimizedAt;
+      consecutiveFailures = record.consecutiveFailures;
+      lastError = record.lastError;
+      retryAt = record.retryAt;
+      lastExpireAt = record.lastExpireAt;
+      lastMetadataCleanAt = record.lastMetadataCleanAt;
+      lastOrphanCleanAt = record.lastOrphanCleanAt;
+    }
+
+    TableRecord record() {
+      return new TableRecord(
+          key,
+          status,
+          metadataLocation,
+          health,
+          dataFiles,
+          smallFiles,
+          deleteFiles,
+          backlogBytes,
+          lastOptimizedAt,
+          consecutiveFailures,
+          lastError,
+          retryAt,
+          lastExpireAt,
+          lastMetadataCleanAt,
+          lastOrphanCleanAt);
+    }
   }
 }
