@@ -21,6 +21,7 @@ public final class BenchMain {
   private static final List<Benchmark> BENCHMARKS =
       List.of(
           new CatalogCommitBenchmark(),
+          new CheckpointCommitBenchmark(),
           new SyncSnapshotBenchmark(),
           new SyncFreshnessBenchmark(),
           new SyncTablesBenchmark(),

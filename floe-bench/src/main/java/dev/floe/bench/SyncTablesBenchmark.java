@@ -429,9 +429,9 @@ final class SyncTablesBenchmark implements Benchmark {
 
   /**
    * The heap pools' use after their last collection, sampled every 100 ms. An upper bound of the
-   * live set: with G1 the old generation's figure after a mixed collection still holds the
-   * garbage of the regions it left alone, so on a large heap it grows with the allocation rate;
-   * a run with a capped heap ({@code FLOE_JAVA_OPTS=-Xmx...}) shows the bound the sync needs.
+   * live set: with G1 the old generation's figure after a mixed collection still holds the garbage
+   * of the regions it left alone, so on a large heap it grows with the allocation rate; a run with
+   * a capped heap ({@code FLOE_JAVA_OPTS=-Xmx...}) shows the bound the sync needs.
    */
   private static final class HeapPeak implements AutoCloseable {
     private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
