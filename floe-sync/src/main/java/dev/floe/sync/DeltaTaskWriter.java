@@ -52,9 +52,20 @@ final class DeltaTaskWriter extends BaseTaskWriter<Record> {
     Schema keySchema = TypeUtil.select(schema, schema.identifierFieldIds());
     int[] equalityFieldIds =
         schema.identifierFieldIds().stream().mapToInt(Integer::intValue).toArray();
+    // With the table, position delete files keep full file_path bounds (Iceberg's
+    // MetricsConfig.forPositionDelete); without it they are truncated to 16 characters, and such a
+    // file "may apply" to every older data file of its partition: readers then load it for each of
+    // them, and every compaction of those files fails validation ("found new position delete for
+    // replaced data file") although the deletes only name files of their own commit.
     GenericAppenderFactory appenderFactory =
-        new GenericAppenderFactory(schema, table.spec(), equalityFieldIds, keySchema, null);
-    appenderFactory.setAll(streamingWriteProperties(table.properties()));
+        new GenericAppenderFactory(
+            table,
+            schema,
+            table.spec(),
+            streamingWriteProperties(table.properties()),
+            equalityFieldIds,
+            keySchema,
+            null);
     FileFormat format =
         FileFormat.fromString(
             table
