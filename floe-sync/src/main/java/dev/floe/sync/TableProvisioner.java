@@ -9,6 +9,7 @@ import dev.floe.core.sync.TableRoute;
 import dev.floe.core.sync.TableSelection;
 import dev.floe.core.sync.TypeMapping;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -200,8 +201,9 @@ public final class TableProvisioner {
   }
 
   /**
-   * Creates a synced table: format v2, the source named in {@link SyncProperties#SOURCE_TABLE}, its
-   * namespace created if missing.
+   * Creates a synced table: format v2, the source named in {@link SyncProperties#SOURCE_TABLE},
+   * Floe's commit retries ({@link SyncProperties#COMMIT_RETRY_DEFAULTS}), its namespace created if
+   * missing.
    *
    * @throws AlreadyExistsException when the table exists
    */
@@ -213,10 +215,12 @@ public final class TableProvisioner {
       PartitionSpec spec,
       Map<String, String> properties) {
     ensureNamespace(catalog, identifier.namespace());
+    Map<String, String> withRetries = new HashMap<>(SyncProperties.COMMIT_RETRY_DEFAULTS);
+    withRetries.putAll(properties);
     catalog
         .buildTable(identifier, schema)
         .withPartitionSpec(spec)
-        .withProperties(properties)
+        .withProperties(withRetries)
         .withProperty(TableProperties.FORMAT_VERSION, "2")
         .withProperty(SyncProperties.SOURCE_TABLE, source)
         .create();

@@ -1,5 +1,7 @@
 package dev.floe.core.sync;
 
+import java.util.Map;
+
 /**
  * The table properties Floe's sync keeps on each Iceberg table it writes (documented in
  * docs/sync.md and docs/schema-changes.md).
@@ -35,6 +37,22 @@ public final class SyncProperties {
    * had before it. Rows replayed from before a rename are found by their old name through it.
    */
   public static final String RENAMED_FROM = "floe.renamed-from";
+
+  /**
+   * Iceberg's commit retries on every table the sync creates: a commit that loses the race for the
+   * catalog's pointer (to the keeper's compaction, to another writer) is refreshed and applied
+   * again up to 20 times, waiting 100 ms doubling to 5 s between tries (Iceberg's defaults: 4
+   * times, up to 60 s). The sync commits every checkpoint and the keeper commits each file group on
+   * its own, so several writers meet on one busy table; 4 retries let some of their commits fail
+   * (measured: 4 writers x 25 commits on a PostgreSQL JdbcCatalog), 20 let all land. A property
+   * already given for the table wins; for tables created before, set them with the table's {@code
+   * ALTER TABLE ... SET TBLPROPERTIES}.
+   */
+  public static final Map<String, String> COMMIT_RETRY_DEFAULTS =
+      Map.of(
+          "commit.retry.num-retries", "20",
+          "commit.retry.min-wait-ms", "100",
+          "commit.retry.max-wait-ms", "5000");
 
   private SyncProperties() {}
 }
