@@ -26,6 +26,7 @@ final class DemoTraffic {
   static final long FIRST_ORDER_ID = 1_800_000_000_000_000_000L;
 
   private final MariaDbServer server;
+  private final String database;
   private final Random random = new Random(11);
   private final AtomicLong nextId = new AtomicLong(FIRST_ORDER_ID);
   private final AtomicInteger changes = new AtomicInteger();
@@ -34,7 +35,13 @@ final class DemoTraffic {
   private volatile String failure;
 
   DemoTraffic(MariaDbServer server) {
+    this(server, "shop");
+  }
+
+  /** Changes on the sample shop in {@code database} (the demo's is {@code shop}). */
+  DemoTraffic(MariaDbServer server, String database) {
     this.server = server;
+    this.database = database;
   }
 
   /** Starts the changes; does nothing while they run. */
@@ -67,7 +74,7 @@ final class DemoTraffic {
   private void run() {
     try (Connection connection = server.rootConnection();
         Statement statement = connection.createStatement()) {
-      statement.execute("USE shop");
+      statement.execute("USE `" + database + "`");
       while (running.get()) {
         change(statement);
         changes.incrementAndGet();

@@ -83,7 +83,7 @@ final class FloeProcess implements AutoCloseable {
                 "serve",
                 "--listen",
                 "127.0.0.1:" + port));
-    awaitOutput(serve, log, "Keeper serving floe on");
+    awaitOutput(serve, log, "Keeper serving "); // "Keeper serving CATALOG on URL"
     return serve;
   }
 

@@ -568,6 +568,29 @@ public final class ConfigLoader {
               + section
               + ", e.g. warehouse: s3://bucket/warehouse or hdfs://namenode:8020/warehouse.");
     }
+    if (uri.isPresent() && (type == CatalogType.JDBC || type == CatalogType.REST)) {
+      String text = uri.get().toLowerCase(Locale.ROOT);
+      boolean jdbcUrl = text.startsWith("jdbc:");
+      boolean httpUrl = text.startsWith("http://") || text.startsWith("https://");
+      if (type == CatalogType.JDBC ? !jdbcUrl : !httpUrl) {
+        CatalogType fitting = jdbcUrl ? CatalogType.JDBC : httpUrl ? CatalogType.REST : type;
+        throw FloeException.badInput(
+            where(file, values.get(ConfigSchema.CATALOG_URI.name()).line())
+                + section
+                + ".uri '"
+                + withoutQuery(uri.get())
+                + "' is not "
+                + (type == CatalogType.JDBC ? "a JDBC URL" : "an http(s) URL")
+                + ", which a "
+                + type.configName()
+                + " catalog needs. Write it as e.g. "
+                + exampleUri(type)
+                + (fitting != type
+                    ? ", or set " + section + ".type to " + fitting.configName()
+                    : "")
+                + ".");
+      }
+    }
     if (type == CatalogType.EMBEDDED && uri.isPresent()) {
       throw FloeException.badInput(
           where(file, values.get(ConfigSchema.CATALOG_URI.name()).line())
@@ -1427,6 +1450,12 @@ public final class ConfigLoader {
               + groups.get(0).name()
               + ").");
     }
+  }
+
+  /** A URL's query may carry a password; messages show what comes before it. */
+  private static String withoutQuery(String url) {
+    int query = url.indexOf('?');
+    return query < 0 ? url : url.substring(0, query);
   }
 
   private static String exampleUri(CatalogType type) {

@@ -63,8 +63,10 @@ public final class ConfigSchema {
           "catalog.uri",
           Kind.STRING,
           null,
-          "Where the catalog service is: a JDBC URL (jdbc; drivers for SQLite and"
-              + " MySQL/MariaDB are included) or an http(s) URL (rest). Required for those types; not used by embedded and hadoop.");
+          "Where the catalog service is: a JDBC URL (jdbc; drivers for PostgreSQL, MySQL/MariaDB"
+              + " and SQLite are included) or an http(s) URL (rest). Required for those types; not"
+              + " used by embedded and hadoop. Checked when a command opens the catalog, before it"
+              + " does any work.");
   public static final ConfigKey CATALOG_WAREHOUSE =
       key(
           "catalog.warehouse",

@@ -213,6 +213,33 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void aRestCatalogWithAJdbcUrlIsRefusedWithTheTypeThatFits() throws Exception {
+    Path file =
+        write("catalog:\n  type: rest\n  uri: jdbc:postgresql://db:5432/iceberg?password=s3cret\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessage(
+            "Config file "
+                + file
+                + ", line 3: catalog.uri 'jdbc:postgresql://db:5432/iceberg' is not an http(s) URL,"
+                + " which a rest catalog needs. Write it as e.g. http://host:8181, or set"
+                + " catalog.type to jdbc.");
+  }
+
+  @Test
+  void aJdbcCatalogWithoutAJdbcUrlIsRefused() throws Exception {
+    Path file =
+        write("catalog:\n  type: jdbc\n  uri: postgresql://db:5432/iceberg\n  warehouse: /w\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessage(
+            "Config file "
+                + file
+                + ", line 3: catalog.uri 'postgresql://db:5432/iceberg' is not a JDBC URL, which a"
+                + " jdbc catalog needs. Write it as e.g. jdbc:postgresql://host:5432/iceberg.");
+  }
+
+  @Test
   void unsetEnvironmentVariable() throws Exception {
     Path file =
         write("source:\n  url: mysql://floe@db/shop\n  password: ${env:NOT_SET_ANYWHERE}\n");

@@ -114,6 +114,12 @@ public final class CatalogFactory {
               + e.getMessage()
               + ". Check the catalog section of floe.yaml.");
     } catch (RuntimeException e) {
+      String why = causes(e);
+      if (why.contains("No suitable driver")) {
+        why +=
+            " (Floe has the drivers for jdbc:postgresql:, jdbc:mysql: (MySQL and MariaDB) and"
+                + " jdbc:sqlite: URLs)";
+      }
       throw FloeException.sourceUnavailable(
           "Cannot open catalog '"
               + name
@@ -122,10 +128,30 @@ public final class CatalogFactory {
                   properties.getOrDefault(
                       CatalogProperties.URI, properties.get(CatalogProperties.WAREHOUSE_LOCATION)))
               + ": "
-              + redact(String.valueOf(e.getMessage()), properties)
+              + redact(why, properties)
               + ". Check that it is reachable and the catalog settings in floe.yaml.",
           e);
     }
+  }
+
+  /**
+   * The exception's message and those of its causes that add to it: Iceberg's own ("Failed to
+   * connect", "Error occurred while processing GET request") do not say why, the driver's or the
+   * HTTP client's do (refused, unknown database, wrong password, no driver for the URL).
+   */
+  static String causes(Throwable failure) {
+    StringBuilder text = new StringBuilder(String.valueOf(failure.getMessage()));
+    Throwable cause = failure.getCause();
+    for (int depth = 0; cause != null && depth < 6; depth++, cause = cause.getCause()) {
+      String message = cause.getMessage();
+      if (message != null && !message.isBlank() && text.indexOf(message) < 0) {
+        text.append(": ").append(message.strip());
+      }
+      if (cause.getCause() == cause) {
+        break;
+      }
+    }
+    return text.toString();
   }
 
   /** A JDBC URL's query may carry a password; messages show what comes before it. */

@@ -1,0 +1,361 @@
+package dev.floe.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.state.SnapshotWriter;
+import dev.floe.iceberg.CatalogFactory;
+import dev.floe.iceberg.FloeCatalog;
+import dev.floe.testing.MariaDbServer;
+import dev.floe.testing.Poll;
+import dev.floe.testing.SampleShop;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+
+/**
+ * The whole flow of Floe on one catalog, as a user runs it from {@code floe.yaml}'s {@code
+ * catalog:} section: {@code floe serve} keeping the lake, {@code floe sync} of a MariaDB sample
+ * shop with live changes (inserts, updates, deletes a few times a second), the keeper's optimize
+ * commits landing beside the sync's, then {@code floe verify} equal and {@code floe sql} reading
+ * MySQL's row count. The keeper and the sync run in JVMs of their own, so their commits reach the
+ * catalog concurrently from two processes, as in production.
+ */
+final class SharedCatalogFlow {
+
+  private static final List<String> TABLES =
+      List.of("customers", "products", "orders", "order_items");
+  private static final Duration WITHIN = FloeProcess.WITHIN;
+
+  private final Path directory;
+  private final MariaDbServer mariadb;
+  private final CatalogSettings catalog;
+  private final String catalogYaml;
+
+  /**
+   * @param catalogYaml the {@code catalog:} section's keys, one per line, not indented
+   * @param catalog the same catalog, for this JVM's reads of the lake
+   */
+  SharedCatalogFlow(
+      Path directory, MariaDbServer mariadb, String catalogYaml, CatalogSettings catalog) {
+    this.directory = directory;
+    this.mariadb = mariadb;
+    this.catalogYaml = catalogYaml;
+    this.catalog = catalog;
+  }
+
+  /** What the flow saw of the orders table's history. */
+  record History(int syncSnapshots, int optimizeSnapshots, int syncSnapshotsAfterAnOptimize) {}
+
+  private final long started = System.nanoTime();
+
+  /** Prints how long each phase took (in the test's output file), to see where time goes. */
+  private void phase(String what) {
+    System.out.printf(
+        java.util.Locale.ROOT, "%6.1f s  %s%n", (System.nanoTime() - started) / 1e9, what);
+  }
+
+  History run() throws Exception {
+    String database = mariadb.createDatabase("shared");
+    SampleShop.create(mariadb, database, new SampleShop.Size(50, 10, 300, 2));
+    Path config = directory.resolve("floe.yaml");
+    StringBuilder yaml = new StringBuilder("catalog:\n");
+    catalogYaml.lines().forEach(line -> yaml.append("  ").append(line).append('\n'));
+    yaml.append("keeper:\n  refresh-interval-seconds: 1\n  optimizer:\n    threads: 1\n");
+    Files.writeString(config, yaml, StandardCharsets.UTF_8);
+    String orders = database + ".orders";
+
+    DemoTraffic traffic = new DemoTraffic(mariadb, database);
+    int port = FloeProcess.freePort();
+    Path serveLog = directory.resolve("serve.log");
+    Path syncLog = directory.resolve("sync.log");
+    try (FloeProcess floe = new FloeProcess()) {
+      Process serve;
+      try {
+        serve = floe.serve(config, directory.resolve("keeper-data"), port, serveLog);
+      } catch (AssertionError e) {
+        throw new AssertionError(e.getMessage() + "\nserve.log:\n" + tail(serveLog), e);
+      }
+      phase("floe serve is serving");
+      traffic.start();
+      Process sync =
+          floe.start(
+              syncLog,
+              List.of(
+                  "--config",
+                  config.toString(),
+                  "--data-dir",
+                  directory.resolve("sync-data").toString(),
+                  "--verbose",
+                  "sync",
+                  "--source",
+                  mariadb.sourceUrl("root", "", ""),
+                  "--tables",
+                  database + "\\..*",
+                  "--name",
+                  "shared",
+                  "--checkpoint-interval",
+                  "1",
+                  "--heartbeat-interval",
+                  "1",
+                  "--progress",
+                  "log"));
+      FloeProcess.awaitOutput(sync, syncLog, "Syncing 4 tables from");
+      phase("floe sync has copied the tables");
+
+      // The keeper finds the synced tables and optimizes orders by itself while the sync writes.
+      awaitOptimized(floe, port, orders, serveLog, syncLog, traffic);
+      phase("the keeper optimized orders");
+      // Then the sync's commits keep landing on top of the keeper's.
+      History history =
+          Poll.until(
+              "a sync commit on " + orders + " after the keeper's optimize commit",
+              WITHIN,
+              Duration.ofMillis(250),
+              () -> {
+                assertThat(sync.isAlive()).as("the sync runs:\n%s", tail(syncLog)).isTrue();
+                History seen = history(orders);
+                return seen.syncSnapshotsAfterAnOptimize() > 0
+                    ? java.util.Optional.of(seen)
+                    : java.util.Optional.empty();
+              });
+      phase("a sync commit landed after the optimize: " + history);
+      traffic.stop();
+      assertThat(traffic.failure()).isEmpty();
+      assertThat(traffic.changes()).isPositive();
+      awaitCaughtUp(database, syncLog);
+
+      phase("the lake caught up after " + traffic.changes() + " changes");
+      String cutoff = mysqlNow();
+      CliRun verify =
+          CliRun.run(
+              directory,
+              "--config",
+              config.toString(),
+              "--data-dir",
+              directory.resolve("verify-data").toString(),
+              "verify",
+              "--source",
+              mariadb.sourceUrl("root", "", ""),
+              "--table",
+              orders,
+              "--time-column",
+              "updated_at",
+              "--window",
+              "1d",
+              "--cutoff",
+              cutoff);
+      assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+      assertThat(verify.out()).contains("EQUAL: MySQL and the lake hold the same data.");
+
+      phase("floe verify: equal");
+      long mysqlOrders = mysqlRows(database, "orders");
+      CliRun sql =
+          CliRun.run(
+              directory,
+              "--config",
+              config.toString(),
+              "--data-dir",
+              directory.resolve("sql-data").toString(),
+              "sql",
+              "--format",
+              "csv",
+              "-e",
+              "SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'cancelled' THEN 1 ELSE 0 END) AS c"
+                  + " FROM "
+                  + orders);
+      assertThat(sql.exitCode()).as(sql.out() + sql.err()).isZero();
+      assertThat(sql.out())
+          .isEqualTo("n,c\n" + mysqlOrders + "," + mysqlCancelled(database) + "\n");
+
+      phase("floe sql: the rows");
+      sync.destroy(); // SIGTERM: a savepoint, then exit
+      assertThat(sync.waitFor(2, TimeUnit.MINUTES)).isTrue();
+      JsonNode kept = floe.table(port, orders).orElseThrow();
+      assertThat(kept.get("catalog").asText()).isEqualTo(catalog.name());
+      assertThat(floe.get(port, "/api/v1/tables").get("total").asInt())
+          .as("the keeper keeps the four synced tables")
+          .isEqualTo(4);
+      phase("floe sync stopped");
+      JsonNode detail = floe.get(port, "/api/v1/tables/" + orders);
+      phase("the keeper's runs on orders: " + detail.get("runs"));
+      // Every commit landed: no optimize run lost a race for good, the sync's job never failed.
+      List<String> optimizeResults = new ArrayList<>();
+      detail
+          .get("runs")
+          .forEach(
+              run -> {
+                if (run.get("kind").asText().equals("optimize")) {
+                  optimizeResults.add(run.get("result").asText());
+                }
+              });
+      assertThat(optimizeResults).as(detail.toString()).isNotEmpty().containsOnly("succeeded");
+      assertThat(detail.get("consecutive_failures").asInt()).isZero();
+      // A commit that lost the race to the keeper is refreshed and retried by Iceberg (logged as
+      // "Retrying task after failure"); the job itself never fails.
+      List<String> syncJobLog = Files.readAllLines(directory.resolve("sync-data/logs/floe.log"));
+      assertThat(syncJobLog.stream().filter(line -> line.contains("to FAILING")))
+          .as("the sync job's failures")
+          .isEmpty();
+      phase(
+          "the sync's commits retried after losing a race: "
+              + syncJobLog.stream()
+                  .filter(line -> line.contains("Retrying task after failure"))
+                  .count());
+      serve.destroy();
+      assertThat(serve.waitFor(1, TimeUnit.MINUTES)).isTrue();
+      assertThat(serve.exitValue()).as(tail(serveLog)).isZero();
+      phase("floe serve stopped");
+      return history;
+    } finally {
+      traffic.stop();
+    }
+  }
+
+  private void awaitOptimized(
+      FloeProcess floe, int port, String table, Path serveLog, Path syncLog, DemoTraffic traffic)
+      throws Exception {
+    try {
+      Poll.until(
+          "the keeper optimized " + table + " while the sync ran",
+          WITHIN,
+          Duration.ofMillis(250),
+          () -> {
+            assertThat(traffic.failure()).isEmpty();
+            return floe.table(port, table)
+                .filter(entry -> !entry.get("last_optimized_at").isNull())
+                .isPresent();
+          });
+    } catch (AssertionError e) {
+      throw new AssertionError(
+          e.getMessage()
+              + "; now: "
+              + floe.table(port, table)
+              + "\nserve.log:\n"
+              + tail(serveLog)
+              + "\nsync.log:\n"
+              + tail(syncLog),
+          e);
+    }
+  }
+
+  /** Who wrote the table's snapshots, in commit order. */
+  private History history(String table) {
+    try (FloeCatalog open = new CatalogFactory().open(catalog, directory.resolve("reader-data"))) {
+      Table loaded = open.catalog().loadTable(TableIdentifier.parse(table));
+      List<SnapshotWriter> writers = new ArrayList<>();
+      for (Snapshot snapshot : loaded.snapshots()) {
+        writers.add(SnapshotWriter.of(snapshot.summary()));
+      }
+      int firstOptimize = writers.indexOf(SnapshotWriter.OPTIMIZE);
+      int afterOptimize = 0;
+      if (firstOptimize >= 0) {
+        for (SnapshotWriter writer : writers.subList(firstOptimize, writers.size())) {
+          afterOptimize += writer == SnapshotWriter.SYNC ? 1 : 0;
+        }
+      }
+      return new History(
+          (int) writers.stream().filter(writer -> writer == SnapshotWriter.SYNC).count(),
+          (int) writers.stream().filter(writer -> writer == SnapshotWriter.OPTIMIZE).count(),
+          afterOptimize);
+    }
+  }
+
+  private void awaitCaughtUp(String database, Path syncLog) throws Exception {
+    Map<String, String> last = new LinkedHashMap<>();
+    try {
+      Poll.until(
+          "every table of " + database + " has MySQL's row count in the lake",
+          WITHIN,
+          Duration.ofMillis(500),
+          () -> {
+            boolean equal = true;
+            try (FloeCatalog open =
+                new CatalogFactory().open(catalog, directory.resolve("reader-data"))) {
+              for (String table : TABLES) {
+                long mysql = mysqlRows(database, table);
+                long lake = lakeRows(open, database + "." + table);
+                last.put(table, lake + "/" + mysql);
+                equal &= mysql == lake;
+              }
+            }
+            return equal;
+          });
+    } catch (AssertionError e) {
+      throw new AssertionError(
+          e.getMessage() + "; lake/MySQL rows: " + last + "\nsync.log:\n" + tail(syncLog), e);
+    }
+  }
+
+  private static long lakeRows(FloeCatalog open, String table) {
+    if (!open.catalog().tableExists(TableIdentifier.parse(table))) {
+      return -1; // not created yet
+    }
+    long rows = 0;
+    try (CloseableIterable<Record> records =
+        IcebergGenerics.read(open.catalog().loadTable(TableIdentifier.parse(table))).build()) {
+      for (Record ignored : records) {
+        rows++;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
+  private long mysqlRows(String database, String table) throws SQLException {
+    return mysqlLong("SELECT COUNT(*) FROM `" + database + "`." + table);
+  }
+
+  private long mysqlCancelled(String database) throws SQLException {
+    return mysqlLong("SELECT COUNT(*) FROM `" + database + "`.orders WHERE status = 'cancelled'");
+  }
+
+  /** The server's clock as an ISO date-time in its own zone, as --cutoff takes it. */
+  private String mysqlNow() throws SQLException {
+    try (Connection connection = mariadb.rootConnection();
+        Statement statement = connection.createStatement();
+        ResultSet row = statement.executeQuery("SELECT NOW(6)")) {
+      row.next();
+      return row.getObject(1, LocalDateTime.class).toString();
+    }
+  }
+
+  private long mysqlLong(String sql) throws SQLException {
+    try (Connection connection = mariadb.rootConnection();
+        Statement statement = connection.createStatement();
+        ResultSet row = statement.executeQuery(sql)) {
+      row.next();
+      return row.getLong(1);
+    }
+  }
+
+  private static String tail(Path log) {
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+    } catch (IOException e) {
+      return "(no " + log.getFileName() + ")";
+    }
+  }
+}
