@@ -14,6 +14,7 @@ import dev.floe.core.alert.SmtpSettings;
 import dev.floe.core.config.CatalogSettings;
 import dev.floe.core.config.CatalogType;
 import dev.floe.core.config.FloeSettings;
+import dev.floe.core.config.KafkaSyncSettings;
 import dev.floe.core.config.KeeperCatalog;
 import dev.floe.core.config.KeeperSettings;
 import dev.floe.core.config.ListenAddress;
@@ -512,7 +513,16 @@ public final class ConfigLoader {
             list(values, ConfigSchema.SYNC_ROUTES),
             Duration.ofSeconds(
                 number(values, ConfigSchema.SYNC_HEARTBEAT_INTERVAL_SECONDS)
-                    .orElse(SyncSettings.DEFAULT_HEARTBEAT_INTERVAL.toSeconds())));
+                    .orElse(SyncSettings.DEFAULT_HEARTBEAT_INTERVAL.toSeconds())),
+            new KafkaSyncSettings(
+                string(values, ConfigSchema.SYNC_TOPICS),
+                string(values, ConfigSchema.SYNC_FORMAT),
+                string(values, ConfigSchema.SYNC_STARTING_OFFSETS),
+                Optional.ofNullable(values.get(ConfigSchema.SYNC_KAFKA_PROPERTIES.path()))
+                    .map(located -> (Map<String, String>) located.value())
+                    .orElse(Map.of()),
+                string(values, ConfigSchema.SYNC_DEAD_LETTER),
+                string(values, ConfigSchema.SYNC_ON_BAD_MESSAGE)));
     return new FloeSettings(
         dataDirectory,
         catalog,

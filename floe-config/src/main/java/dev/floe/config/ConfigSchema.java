@@ -200,6 +200,61 @@ public final class ConfigSchema {
               + " that runs the binlog job; the initial snapshot copy stays in the floe sync"
               + " process. The cluster must reach the catalog, the warehouse, the sync's state"
               + " directory (same path) and MySQL. --flink replaces it.");
+  public static final ConfigKey SYNC_TOPICS =
+      key(
+          "sync.topics",
+          Kind.STRING,
+          null,
+          "floe sync --source kafka://...: a regular expression over whole topic names; every"
+              + " matching topic is read, also one created later. --topics replaces it.");
+  public static final ConfigKey SYNC_FORMAT =
+      new ConfigKey(
+          "sync.format",
+          Kind.CHOICE,
+          Optional.empty(),
+          "floe sync --source kafka://...: how the messages are written: canal-json (Canal's flat"
+              + " messages), debezium-json (with or without the schema envelope) or maxwell-json."
+              + " --format replaces it.",
+          List.of("canal-json", "debezium-json", "maxwell-json"),
+          0,
+          false);
+  public static final ConfigKey SYNC_STARTING_OFFSETS =
+      key(
+          "sync.starting-offsets",
+          Kind.STRING,
+          "earliest",
+          "floe sync --source kafka://...: where a partition no synced table holds offsets of is"
+              + " read from: earliest, latest or timestamp:EPOCH_MS. A restart goes on from the"
+              + " checkpoint, or from the tables' own offsets. --starting-offsets replaces it.");
+  public static final ConfigKey SYNC_KAFKA_PROPERTIES =
+      key(
+          "sync.kafka.properties",
+          Kind.MAP,
+          "none",
+          "floe sync --source kafka://...: Kafka client properties passed as they are (e.g."
+              + " security.protocol, sasl.mechanism, sasl.jaas.config, ssl.truststore.location);"
+              + " values of keys that contain password, secret, jaas, token, credential or"
+              + " private are never printed. --kafka-property adds to them.");
+  public static final ConfigKey SYNC_DEAD_LETTER =
+      key(
+          "sync.dead-letter",
+          Kind.STRING,
+          "floe_rejected.messages",
+          "floe sync --source kafka://...: the Iceberg table (NS.TABLE) a message that cannot be"
+              + " applied goes to, with its topic, partition, offset, timestamp, raw key and value"
+              + " and the reason. --dead-letter replaces it.");
+  public static final ConfigKey SYNC_ON_BAD_MESSAGE =
+      new ConfigKey(
+          "sync.on-bad-message",
+          Kind.CHOICE,
+          Optional.of("dead-letter"),
+          "floe sync --source kafka://...: what a message that cannot be applied does:"
+              + " dead-letter (it goes to sync.dead-letter and the sync goes on) or fail (the sync"
+              + " stops, naming its topic, partition, offset and reason). --on-bad-message"
+              + " replaces it.",
+          List.of("dead-letter", "fail"),
+          0,
+          false);
 
   public static final ConfigKey KEEPER_LISTEN =
       key(
@@ -686,6 +741,12 @@ public final class ConfigSchema {
           SYNC_PARTITIONS,
           SYNC_ROUTES,
           SYNC_FLINK,
+          SYNC_TOPICS,
+          SYNC_FORMAT,
+          SYNC_STARTING_OFFSETS,
+          SYNC_KAFKA_PROPERTIES,
+          SYNC_DEAD_LETTER,
+          SYNC_ON_BAD_MESSAGE,
           KEEPER_LISTEN,
           KEEPER_API_TOKEN,
           KEEPER_URL,

@@ -8,7 +8,7 @@ import java.util.Comparator;
  * carry an increasing numeric suffix ({@code mysql-bin.000042}).
  */
 record BinlogPosition(String file, long position)
-    implements Serializable, Comparable<BinlogPosition> {
+    implements Serializable, Comparable<BinlogPosition>, SourcePosition, SourceProgress {
 
   static final BinlogPosition NONE = new BinlogPosition("", 0);
 
@@ -47,5 +47,47 @@ record BinlogPosition(String file, long position)
 
   BinlogPosition max(BinlogPosition other) {
     return compareTo(other) >= 0 ? this : other;
+  }
+
+  /** A binlog is one stream. */
+  @Override
+  public Object stream() {
+    return BinlogPosition.class;
+  }
+
+  @Override
+  public BinlogPosition progress() {
+    return this;
+  }
+
+  @Override
+  public boolean isEmpty() {
+    return file.isEmpty();
+  }
+
+  @Override
+  public SourceProgress merge(SourceProgress other) {
+    if (other instanceof BinlogPosition binlog) {
+      return max(binlog);
+    }
+    if (isEmpty()) {
+      return other;
+    }
+    if (other.isEmpty()) {
+      return this;
+    }
+    throw new IllegalArgumentException("cannot merge binlog position " + text() + " with " + other);
+  }
+
+  /** {@code floe.binlog-file} and {@code floe.binlog-position}; nothing for {@link #NONE}. */
+  @Override
+  public java.util.Map<String, String> summary() {
+    return isEmpty()
+        ? java.util.Map.of()
+        : java.util.Map.of(
+            dev.floe.core.sync.SyncSummary.BINLOG_FILE,
+            file,
+            dev.floe.core.sync.SyncSummary.BINLOG_POSITION,
+            Long.toString(position));
   }
 }

@@ -89,8 +89,7 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
                             emptied.key,
                             emptied.schema.schemaId(),
                             emptied.versionAt(at),
-                            at.file(),
-                            at.position(),
+                            at,
                             0)));
       }
       return;
@@ -167,15 +166,19 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
         routingKey(lake, values),
         lake.schema.schemaId(),
         lake.versionAt(at),
-        at.file(),
-        at.position(),
+        at,
         from.millis());
   }
 
   /** The table and identifier values: every change of one row goes to one writer. */
   private static String routingKey(LakeSchemas.LakeTable lake, Object[] values) {
-    StringBuilder key = new StringBuilder(lake.key);
-    for (int position : lake.keyPositions) {
+    return routingKey(lake.key, lake.keyPositions, values);
+  }
+
+  /** The table key and the values at the identifier positions, as text. */
+  static String routingKey(String table, int[] keyPositions, Object[] values) {
+    StringBuilder key = new StringBuilder(table);
+    for (int position : keyPositions) {
       Object value = values[position];
       key.append('\u0001')
           .append(

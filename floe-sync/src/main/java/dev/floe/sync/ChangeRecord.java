@@ -37,8 +37,7 @@ public final class ChangeRecord {
   private final String key;
   private final int schemaId;
   private final int schemaVersion;
-  private final String binlogFile;
-  private final long binlogPosition;
+  private final SourcePosition position;
   private final long sourceMillis;
 
   /**
@@ -49,9 +48,9 @@ public final class ChangeRecord {
    * @param schemaId the Iceberg schema the values follow
    * @param schemaVersion how many schema changes the table had before this record: files of
    *     different versions are committed separately, in version order
-   * @param binlogFile the binlog file of the event, empty for snapshot rows
-   * @param binlogPosition the position in that file, 0 for snapshot rows
-   * @param sourceMillis the event's MySQL commit time, 0 for snapshot rows
+   * @param position where the change was read: its binlog event ({@link BinlogPosition#NONE} for
+   *     snapshot rows) or Kafka message
+   * @param sourceMillis the change's source commit time, 0 for snapshot rows
    */
   public ChangeRecord(
       String table,
@@ -60,8 +59,7 @@ public final class ChangeRecord {
       String key,
       int schemaId,
       int schemaVersion,
-      String binlogFile,
-      long binlogPosition,
+      SourcePosition position,
       long sourceMillis) {
     this.table = requireNonNull(table, "table is null");
     this.operation = requireNonNull(operation, "operation is null");
@@ -69,8 +67,7 @@ public final class ChangeRecord {
     this.key = requireNonNull(key, "key is null");
     this.schemaId = schemaId;
     this.schemaVersion = schemaVersion;
-    this.binlogFile = requireNonNull(binlogFile, "binlogFile is null");
-    this.binlogPosition = binlogPosition;
+    this.position = requireNonNull(position, "position is null");
     this.sourceMillis = sourceMillis;
   }
 
@@ -99,12 +96,9 @@ public final class ChangeRecord {
     return schemaVersion;
   }
 
-  public String binlogFile() {
-    return binlogFile;
-  }
-
-  public long binlogPosition() {
-    return binlogPosition;
+  /** Where the change was read; {@link BinlogPosition#NONE} for snapshot rows. */
+  SourcePosition position() {
+    return position;
   }
 
   public long sourceMillis() {

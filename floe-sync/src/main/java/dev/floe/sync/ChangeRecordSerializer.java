@@ -19,20 +19,62 @@ import org.apache.flink.types.StringValue;
 /**
  * Serializes {@link ChangeRecord}s between Flink operators (and in unaligned checkpoints' in-flight
  * data): every field explicitly and a tag byte per value for exactly the Java types {@link
- * ValueConverter} produces, so nothing depends on Kryo or on reflection over JDK classes. Its
- * snapshot is versioned by {@link Snapshot}; a change of this format needs a new snapshot version.
+ * ValueConverter} produces, so nothing depends on Kryo or on reflection over JDK classes.
+ *
+ * <p>Format 2 (this one, snapshot {@link SnapshotV2}) writes the source position with a tag byte
+ * (binlog file and position, or Kafka topic, partition and offset); format 1 (snapshot {@link
+ * Snapshot}, before the Kafka sync) wrote a binlog file and position, and is still read by {@link
+ * #FORMAT_1}, which Flink migrates from. A change of this format needs a new snapshot class.
  */
 public final class ChangeRecordSerializer extends TypeSerializerSingleton<ChangeRecord> {
 
   private static final long serialVersionUID = 1L;
 
-  public static final ChangeRecordSerializer INSTANCE = new ChangeRecordSerializer();
+  public static final ChangeRecordSerializer INSTANCE = new ChangeRecordSerializer(2);
 
-  /** What Flink keeps of this serializer in a checkpoint, to restore it. */
+  /** Reads (and writes) format 1: binlog positions only. */
+  static final ChangeRecordSerializer FORMAT_1 = new ChangeRecordSerializer(1);
+
+  private static final byte BINLOG = 0;
+  private static final byte KAFKA = 1;
+
+  private final int format;
+
+  private ChangeRecordSerializer(int format) {
+    this.format = format;
+  }
+
+  /** Format 1's snapshot, kept to restore it: its serializer reads binlog positions only. */
   public static final class Snapshot extends SimpleTypeSerializerSnapshot<ChangeRecord> {
     public Snapshot() {
+      super(() -> FORMAT_1);
+    }
+  }
+
+  /** What Flink keeps of this serializer (format 2) in a checkpoint, to restore it. */
+  public static final class SnapshotV2 extends SimpleTypeSerializerSnapshot<ChangeRecord> {
+    public SnapshotV2() {
       super(() -> INSTANCE);
     }
+
+    @Override
+    public org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility<ChangeRecord>
+        resolveSchemaCompatibility(TypeSerializerSnapshot<ChangeRecord> old) {
+      return old instanceof Snapshot
+          ? org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility
+              .compatibleAfterMigration()
+          : super.resolveSchemaCompatibility(old);
+    }
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof ChangeRecordSerializer that && format == that.format;
+  }
+
+  @Override
+  public int hashCode() {
+    return format;
   }
 
   private static final byte NULL = 0;
@@ -56,7 +98,8 @@ public final class ChangeRecordSerializer extends TypeSerializerSingleton<Change
 
   @Override
   public ChangeRecord createInstance() {
-    return new ChangeRecord("", ChangeRecord.Operation.INSERT, new Object[0], "", 0, 0, "", 0, 0);
+    return new ChangeRecord(
+        "", ChangeRecord.Operation.INSERT, new Object[0], "", 0, 0, BinlogPosition.NONE, 0);
   }
 
   @Override
@@ -81,8 +124,7 @@ public final class ChangeRecordSerializer extends TypeSerializerSingleton<Change
     StringValue.writeString(record.key(), output);
     output.writeInt(record.schemaId());
     output.writeInt(record.schemaVersion());
-    StringValue.writeString(record.binlogFile(), output);
-    output.writeLong(record.binlogPosition());
+    writePosition(record.position(), output);
     output.writeLong(record.sourceMillis());
     Object[] values = record.values();
     output.writeInt(values.length);
@@ -98,23 +140,14 @@ public final class ChangeRecordSerializer extends TypeSerializerSingleton<Change
     String key = StringValue.readString(input);
     int schemaId = input.readInt();
     int schemaVersion = input.readInt();
-    String binlogFile = StringValue.readString(input);
-    long binlogPosition = input.readLong();
+    SourcePosition position = readPosition(input);
     long sourceMillis = input.readLong();
     Object[] values = new Object[input.readInt()];
     for (int i = 0; i < values.length; i++) {
       values[i] = readValue(input);
     }
     return new ChangeRecord(
-        table,
-        operation,
-        values,
-        key,
-        schemaId,
-        schemaVersion,
-        binlogFile,
-        binlogPosition,
-        sourceMillis);
+        table, operation, values, key, schemaId, schemaVersion, position, sourceMillis);
   }
 
   @Override
@@ -129,7 +162,36 @@ public final class ChangeRecordSerializer extends TypeSerializerSingleton<Change
 
   @Override
   public TypeSerializerSnapshot<ChangeRecord> snapshotConfiguration() {
-    return new Snapshot();
+    return format == 1 ? new Snapshot() : new SnapshotV2();
+  }
+
+  private void writePosition(SourcePosition position, DataOutputView output) throws IOException {
+    if (position instanceof KafkaPosition kafka) {
+      if (format == 1) {
+        throw new IllegalStateException("format 1 holds no Kafka position");
+      }
+      output.writeByte(KAFKA);
+      StringValue.writeString(kafka.topic(), output);
+      output.writeInt(kafka.partition());
+      output.writeLong(kafka.offset());
+      return;
+    }
+    BinlogPosition binlog = (BinlogPosition) position;
+    if (format > 1) {
+      output.writeByte(BINLOG);
+    }
+    StringValue.writeString(binlog.file(), output);
+    output.writeLong(binlog.position());
+  }
+
+  private SourcePosition readPosition(DataInputView input) throws IOException {
+    byte kind = format == 1 ? BINLOG : input.readByte();
+    return switch (kind) {
+      case BINLOG -> new BinlogPosition(StringValue.readString(input), input.readLong());
+      case KAFKA ->
+          new KafkaPosition(StringValue.readString(input), input.readInt(), input.readLong());
+      default -> throw new IllegalStateException("unknown source position tag " + kind);
+    };
   }
 
   private static void writeValue(DataOutputView output, Object value) throws IOException {

@@ -21,7 +21,16 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * #VERSION}. State version 0 (Java serialization, before this format) is read by {@link
  * LegacyCommitterState}. Stateless and thread-safe.
  *
- * <p>Version 1 payload, big-endian, strings as a length and UTF-8 bytes:
+ * <p>Version 2 payload (the Kafka sync's offsets), big-endian, strings as a length and UTF-8 bytes;
+ * progress in {@link SourceProgressFormat} (a tag byte, then a binlog position or Kafka offsets):
+ *
+ * <pre>
+ * syncId, committed progress, checkpoint count, per checkpoint (ascending id):
+ *   id (long), progress, source millis (long), table count,
+ *   per table: as in version 1
+ * </pre>
+ *
+ * <p>Version 1 payload (binlog positions only), still read:
  *
  * <pre>
  * syncId, checkpoint count, per checkpoint (ascending id):
@@ -41,7 +50,7 @@ final class CommitterStateSerializer implements SimpleVersionedSerializer<Commit
   static final int MAGIC = 0x464C4353;
 
   /** The version this Floe writes and the newest it reads. */
-  static final int VERSION = 1;
+  static final int VERSION = 2;
 
   private CommitterStateSerializer() {}
 
@@ -106,15 +115,28 @@ final class CommitterStateSerializer implements SimpleVersionedSerializer<Commit
 
   @Override
   public byte[] serialize(CommitterState state) throws IOException {
+    return serialize(state, VERSION);
+  }
+
+  /** The payload in a given version (1 only for tests of reading it; it holds binlog positions). */
+  static byte[] serialize(CommitterState state, int format) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     DataOutputStream out = new DataOutputStream(bytes);
     writeString(out, state.syncId());
+    if (format >= 2) {
+      SourceProgressFormat.write(state.committed(), out);
+    }
     out.writeInt(state.checkpoints().size());
     for (Map.Entry<Long, PendingCheckpoint> entry : state.checkpoints().entrySet()) {
       PendingCheckpoint checkpoint = entry.getValue();
       out.writeLong(entry.getKey());
-      writeString(out, checkpoint.position.file());
-      out.writeLong(checkpoint.position.position());
+      if (format >= 2) {
+        SourceProgressFormat.write(checkpoint.position, out);
+      } else {
+        BinlogPosition binlog = (BinlogPosition) checkpoint.position;
+        writeString(out, binlog.file());
+        out.writeLong(binlog.position());
+      }
       out.writeLong(checkpoint.sourceMillis);
       TreeSet<String> tables = new TreeSet<>(checkpoint.results.keySet());
       tables.addAll(checkpoint.tableUuids.keySet());
@@ -162,12 +184,16 @@ final class CommitterStateSerializer implements SimpleVersionedSerializer<Commit
     }
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
     String syncId = readString(in);
+    SourceProgress committed = version >= 2 ? SourceProgressFormat.read(in) : SourceProgress.NONE;
     NavigableMap<Long, PendingCheckpoint> checkpoints = new TreeMap<>();
     int checkpointCount = in.readInt();
     for (int c = 0; c < checkpointCount; c++) {
       long id = in.readLong();
       PendingCheckpoint checkpoint = new PendingCheckpoint();
-      checkpoint.position = new BinlogPosition(readString(in), in.readLong());
+      checkpoint.position =
+          version >= 2
+              ? SourceProgressFormat.read(in)
+              : new BinlogPosition(readString(in), in.readLong());
       checkpoint.sourceMillis = in.readLong();
       int tableCount = in.readInt();
       for (int t = 0; t < tableCount; t++) {
@@ -197,7 +223,7 @@ final class CommitterStateSerializer implements SimpleVersionedSerializer<Commit
       throw new IOException(
           "the committer state has " + in.available() + " bytes after its last checkpoint");
     }
-    return new CommitterState(syncId, checkpoints);
+    return new CommitterState(syncId, committed, checkpoints);
   }
 
   private static void writeString(DataOutputStream out, String value) throws IOException {

@@ -70,6 +70,16 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   private transient ListState<byte[]> state;
   private transient Map<String, CommitMark> committed;
   private transient Map<String, TableMetrics> metrics;
+
+  /**
+   * Kafka syncs: the offsets every checkpoint committed so far covers (the job's starting offsets
+   * to begin with), so that each commit records every partition, not only those of its checkpoint.
+   */
+  private transient SourceProgress committedProgress;
+
+  /** Kafka syncs: per table UUID, the offsets its newest commit recorded. */
+  private transient Map<String, KafkaOffsets> tableOffsets;
+
   private transient java.util.concurrent.ExecutorService committers;
 
   /**
@@ -128,10 +138,26 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   /** The sync's id, for a fresh start; a restored committer keeps the id in its state. */
   private final String initialSyncId;
 
+  /** How far the source was read before the job's first record, for a fresh start. */
+  private final SourceProgress initialProgress;
+
   IcebergChangeCommitter(CatalogLoader catalogLoader, List<String> knownTables, String syncId) {
+    this(catalogLoader, knownTables, syncId, SourceProgress.NONE);
+  }
+
+  /**
+   * @param initialProgress for a Kafka sync, the offsets the job starts reading at: every table is
+   *     complete below them (a restored committer keeps what its state says instead)
+   */
+  IcebergChangeCommitter(
+      CatalogLoader catalogLoader,
+      List<String> knownTables,
+      String syncId,
+      SourceProgress initialProgress) {
     this.catalogLoader = requireNonNull(catalogLoader, "catalogLoader is null");
     this.knownTables = List.copyOf(requireNonNull(knownTables, "knownTables is null"));
     this.initialSyncId = requireNonNull(syncId, "syncId is null");
+    this.initialProgress = requireNonNull(initialProgress, "initialProgress is null");
   }
 
   @Override
@@ -158,13 +184,17 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
               return thread;
             });
     syncId = initialSyncId;
+    tableOffsets = new java.util.concurrent.ConcurrentHashMap<>();
+    committedProgress = initialProgress;
     if (context.isRestored()) {
+      committedProgress = SourceProgress.NONE;
       for (byte[] bytes : state.get()) {
         CommitterState restored =
             CommitterStateSerializer.isJavaSerialized(bytes)
                 ? LegacyCommitterState.read(bytes, this::specsOfTable)
                 : CommitterStateSerializer.read(bytes);
         syncId = restored.syncId();
+        committedProgress = committedProgress.merge(restored.committed());
         checkpoints.putAll(restored.checkpoints());
       }
       // Everything in restored state belongs to completed checkpoints: land what is missing.
@@ -210,7 +240,7 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     TableCommittable committable = element.getValue();
     PendingCheckpoint checkpoint =
         checkpoints.computeIfAbsent(committable.checkpointId(), id -> new PendingCheckpoint());
-    checkpoint.position = checkpoint.position.max(committable.binlogPosition());
+    checkpoint.position = checkpoint.position.merge(committable.progress());
     checkpoint.sourceMillis = Math.max(checkpoint.sourceMillis, committable.sourceMillis());
     committable
         .table()
@@ -230,7 +260,10 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
-    state.update(List.of(CommitterStateSerializer.write(new CommitterState(syncId, checkpoints))));
+    state.update(
+        List.of(
+            CommitterStateSerializer.write(
+                new CommitterState(syncId, committedProgress, checkpoints))));
   }
 
   @Override
@@ -243,6 +276,12 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     NavigableMap<Long, PendingCheckpoint> ready = checkpoints.headMap(checkpointId, true);
     for (Map.Entry<Long, PendingCheckpoint> entry : ready.entrySet()) {
       PendingCheckpoint checkpoint = entry.getValue();
+      // A binlog position covers the whole stream; Kafka offsets cover the partitions a
+      // checkpoint's records came from, so they add up over the checkpoints.
+      boolean kafka =
+          committedProgress instanceof KafkaOffsets || checkpoint.position instanceof KafkaOffsets;
+      SourceProgress covered =
+          kafka ? committedProgress.merge(checkpoint.position) : checkpoint.position;
       java.util.Set<String> keys = new java.util.TreeSet<>(checkpoint.results.keySet());
       keys.addAll(checkpoint.truncations.keySet());
       // Where each key's files go now (a catalog lookup per changed table, side by side).
@@ -271,22 +310,30 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
       keysByTable.keySet().forEach(identifier -> metrics(identifier.toString()));
       // Tables are independent: their commits run side by side, each table's parts in order on
       // one thread. All are awaited; the first failure fails the job, which restores and commits
-      // what is missing.
-      inParallel(
-          keysByTable.entrySet().stream()
-              .map(
-                  group ->
-                      (java.util.concurrent.Callable<Void>)
-                          () -> {
-                            commitTable(
-                                loaded.get(group.getKey()),
-                                group.getValue(),
-                                entry.getKey(),
-                                checkpoint);
-                            return null;
-                          })
-              .toList(),
-          entry.getKey());
+      // what is missing. Kafka: the tables that have recorded no offset yet for some partition
+      // read are committed first, so that no table records offsets beyond rows another table has
+      // not committed while that table has no offsets of its own to start again from.
+      for (Map<TableIdentifier, List<String>> wave : waves(keysByTable, loaded, covered)) {
+        inParallel(
+            wave.entrySet().stream()
+                .map(
+                    group ->
+                        (java.util.concurrent.Callable<Void>)
+                            () -> {
+                              commitTable(
+                                  loaded.get(group.getKey()),
+                                  group.getValue(),
+                                  entry.getKey(),
+                                  checkpoint,
+                                  covered);
+                              return null;
+                            })
+                .toList(),
+            entry.getKey());
+      }
+      if (kafka) {
+        committedProgress = covered;
+      }
       // The binlog is one ordered stream: once a checkpoint is committed, every table is complete
       // up to the newest event read by then, changed or not.
       if (entry.getValue().sourceMillis > 0 && metrics != null) {
@@ -298,9 +345,64 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     ready.clear();
   }
 
+  /**
+   * The tables of a checkpoint in the order their commits must land: for Kafka offsets, first those
+   * whose own recorded offsets lack a partition the checkpoint covers, then the others; a binlog
+   * position needs no order.
+   */
+  private List<Map<TableIdentifier, List<String>>> waves(
+      Map<TableIdentifier, List<String>> keysByTable,
+      Map<TableIdentifier, Target> loaded,
+      SourceProgress covered) {
+    if (!(covered instanceof KafkaOffsets offsets)) {
+      return List.of(keysByTable);
+    }
+    Map<TableIdentifier, List<String>> first = new TreeMap<>(ORDER);
+    Map<TableIdentifier, List<String>> then = new TreeMap<>(ORDER);
+    keysByTable.forEach(
+        (identifier, keys) -> {
+          KafkaOffsets own = ownOffsets(loaded.get(identifier).table());
+          boolean lacking =
+              offsets.next().keySet().stream().anyMatch(partition -> own.next(partition).isEmpty());
+          (lacking ? first : then).put(identifier, keys);
+        });
+    return first.isEmpty() || then.isEmpty() ? List.of(keysByTable) : List.of(first, then);
+  }
+
+  /** The Kafka offsets the table's newest commit recorded (none: empty). */
+  private KafkaOffsets ownOffsets(Table table) {
+    return tableOffsets.computeIfAbsent(
+        table.uuid().toString(),
+        uuid -> {
+          Snapshot current = table.currentSnapshot();
+          if (current == null) {
+            return KafkaOffsets.EMPTY;
+          }
+          for (Snapshot snapshot :
+              SnapshotUtil.ancestorsOf(current.snapshotId(), table::snapshot)) {
+            if (snapshot.summary().containsKey(SyncSummary.KAFKA_TOPICS)) {
+              return KafkaOffsets.fromSummary(snapshot.summary());
+            }
+          }
+          return KafkaOffsets.EMPTY;
+        });
+  }
+
+  /**
+   * What a commit to this table records: a binlog position as it is; Kafka offsets together with
+   * the offsets the table recorded before (a table is complete below either).
+   */
+  private SourceProgress recorded(Table table, SourceProgress covered) {
+    return covered instanceof KafkaOffsets ? covered.merge(ownOffsets(table)) : covered;
+  }
+
   /** Commits one table's parts of a checkpoint (from all the names it had), in order. */
   private void commitTable(
-      Target table, List<String> keys, long checkpointId, PendingCheckpoint checkpoint) {
+      Target table,
+      List<String> keys,
+      long checkpointId,
+      PendingCheckpoint checkpoint,
+      SourceProgress covered) {
     TreeMap<Integer, List<PendingFiles>> files = new TreeMap<>();
     TreeSet<Integer> truncated = new TreeSet<>();
     for (String key : keys) {
@@ -319,12 +421,13 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
       // a TRUNCATE empties the table after the rows before it and before the rows after it
       if (truncated.contains(version)) {
         CommitMark mark = new CommitMark(checkpointId, part++);
-        table = followingRenames(table, target -> truncate(target, mark, checkpoint));
+        table = followingRenames(table, target -> truncate(target, mark, checkpoint, covered));
       }
       if (files.containsKey(version)) {
         CommitMark mark = new CommitMark(checkpointId, part++);
         List<PendingFiles> pending = files.get(version);
-        table = followingRenames(table, target -> commit(target, pending, mark, checkpoint));
+        table =
+            followingRenames(table, target -> commit(target, pending, mark, checkpoint, covered));
       }
     }
   }
@@ -463,30 +566,41 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     return true;
   }
 
-  /** Records the sync, checkpoint, part and binlog progress in the commit's summary. */
-  private void stamp(SnapshotUpdate<?> update, CommitMark mark, PendingCheckpoint checkpoint) {
+  /**
+   * Records the sync, checkpoint, part and source progress (binlog position, or Kafka offsets) in
+   * the commit's summary.
+   */
+  private void stamp(
+      SnapshotUpdate<?> update,
+      CommitMark mark,
+      PendingCheckpoint checkpoint,
+      SourceProgress recorded) {
     String checkpointId = Long.toString(mark.checkpoint());
     update.set(SyncSummary.SYNC_ID, syncId);
     update.set(SyncSummary.CHECKPOINT_ID, checkpointId);
     update.set(SyncSummary.CHECKPOINT_PART, Integer.toString(mark.part()));
     update.set(SyncSummary.FLINK_JOB_ID, syncId);
     update.set(SyncSummary.FLINK_MAX_COMMITTED_CHECKPOINT_ID, checkpointId);
-    if (!checkpoint.position.file().isEmpty()) {
-      update.set(SyncSummary.BINLOG_FILE, checkpoint.position.file());
-      update.set(SyncSummary.BINLOG_POSITION, Long.toString(checkpoint.position.position()));
-      update.set(SyncSummary.SOURCE_WATERMARK_MS, Long.toString(checkpoint.sourceMillis));
+    if (!recorded.isEmpty()) {
+      recorded.summary().forEach(update::set);
+      if (recorded instanceof BinlogPosition || checkpoint.sourceMillis > 0) {
+        update.set(SyncSummary.SOURCE_WATERMARK_MS, Long.toString(checkpoint.sourceMillis));
+      }
     }
   }
 
   /** Empties the table: a TRUNCATE TABLE reached at this part of the checkpoint. */
-  private void truncate(Target target, CommitMark mark, PendingCheckpoint checkpoint) {
+  private void truncate(
+      Target target, CommitMark mark, PendingCheckpoint checkpoint, SourceProgress covered) {
     Table table = target.table();
     if (!due(table, mark)) {
       return;
     }
     DeleteFiles delete = table.newDelete().deleteFromRowFilter(Expressions.alwaysTrue());
-    stamp(delete, mark, checkpoint);
+    SourceProgress recorded = recorded(table, covered);
+    stamp(delete, mark, checkpoint, recorded);
     delete.commit();
+    remember(table, recorded);
     committed.put(table.uuid().toString(), mark);
     metrics(target.identifier().toString()).commits.inc();
     LOG.info(
@@ -497,7 +611,11 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
   }
 
   private void commit(
-      Target target, List<PendingFiles> pending, CommitMark mark, PendingCheckpoint checkpoint) {
+      Target target,
+      List<PendingFiles> pending,
+      CommitMark mark,
+      PendingCheckpoint checkpoint,
+      SourceProgress covered) {
     Table table = target.table();
     if (!due(table, mark)) {
       return;
@@ -528,8 +646,10 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
     if (!referenced.isEmpty()) {
       rowDelta.validateDataFilesExist(referenced);
     }
-    stamp(rowDelta, mark, checkpoint);
+    SourceProgress recorded = recorded(table, covered);
+    stamp(rowDelta, mark, checkpoint, recorded);
     rowDelta.commit();
+    remember(table, recorded);
     committed.put(table.uuid().toString(), mark);
     long rows = 0;
     for (WriteResult result : results) {
@@ -547,6 +667,13 @@ final class IcebergChangeCommitter extends AbstractStreamOperator<Void>
         mark.part(),
         dataFiles,
         deleteFiles);
+  }
+
+  /** Keeps the Kafka offsets a commit recorded as the table's own. */
+  private void remember(Table table, SourceProgress recorded) {
+    if (recorded instanceof KafkaOffsets offsets) {
+      tableOffsets.put(table.uuid().toString(), offsets);
+    }
   }
 
   /** The newest commit of this sync found in the table's current history. */

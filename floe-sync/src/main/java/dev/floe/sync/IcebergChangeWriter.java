@@ -22,8 +22,8 @@ import org.apache.iceberg.types.Types;
 /**
  * Writes change records (keyed by table and primary key) into Iceberg files. At each checkpoint
  * barrier it closes its files and sends the committer one {@link TableCommittable} per table and
- * schema version it wrote, plus its binlog progress; nothing becomes visible until the committer
- * commits.
+ * schema version it wrote, plus its source progress (binlog position, or next offset per Kafka
+ * partition, over everything it has received); nothing becomes visible until the committer commits.
  *
  * <p>A record of a newer schema version (the binlog reader applied a DDL to the table) closes the
  * table's open files: rows after a schema change are written with the new schema, into files the
@@ -40,7 +40,10 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
   private transient Map<String, Table> tables;
   private transient Map<String, Segment> writers;
   private transient List<TableCommittable.Pending> closed;
-  private transient BinlogPosition position;
+
+  /** The newest position received per source stream (the binlog; each Kafka partition). */
+  private transient Map<Object, SourcePosition> positions;
+
   private transient long sourceMillis;
 
   /**
@@ -60,7 +63,7 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
     tables = new HashMap<>();
     writers = new HashMap<>();
     closed = new ArrayList<>();
-    position = BinlogPosition.NONE;
+    positions = new HashMap<>();
   }
 
   @Override
@@ -79,8 +82,9 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
       segment = new Segment(change.schemaVersion(), newWriter(change.table(), change.schemaId()));
       writers.put(change.table(), segment);
     }
-    if (!change.binlogFile().isEmpty()) {
-      position = position.max(new BinlogPosition(change.binlogFile(), change.binlogPosition()));
+    SourcePosition at = change.position();
+    if (!(at instanceof BinlogPosition binlog && binlog.isEmpty())) {
+      positions.merge(at.stream(), at, IcebergChangeWriter::later);
       sourceMillis = Math.max(sourceMillis, change.sourceMillis());
     }
     if (change.operation() == ChangeRecord.Operation.TRUNCATE) {
@@ -111,6 +115,10 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
               entry.getValue().writer().complete()));
     }
     writers.clear();
+    SourceProgress position = SourceProgress.NONE;
+    for (SourcePosition at : positions.values()) {
+      position = position.merge(at.progress());
+    }
     for (TableCommittable.Pending files : closed) {
       output.collect(
           new StreamRecord<>(
@@ -136,6 +144,14 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
     } finally {
       super.close();
     }
+  }
+
+  /** The later of two positions of one stream. */
+  private static SourcePosition later(SourcePosition one, SourcePosition other) {
+    if (one instanceof BinlogPosition first && other instanceof BinlogPosition second) {
+      return first.max(second);
+    }
+    return ((KafkaPosition) one).offset() >= ((KafkaPosition) other).offset() ? one : other;
   }
 
   private String tableUuid(String key) {

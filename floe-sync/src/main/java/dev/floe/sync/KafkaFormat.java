@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** The message formats {@code floe sync --source kafka://...} reads ({@code --format}). */
-enum KafkaFormat {
+public enum KafkaFormat {
   CANAL_JSON("canal-json"),
   DEBEZIUM_JSON("debezium-json"),
   MAXWELL_JSON("maxwell-json");
@@ -19,7 +19,7 @@ enum KafkaFormat {
   }
 
   /** The name {@code --format} takes. */
-  String option() {
+  public String option() {
     return option;
   }
 
@@ -28,7 +28,7 @@ enum KafkaFormat {
    *
    * @throws FloeException BAD_INPUT for an unknown name, listing the known ones
    */
-  static KafkaFormat parse(String name) {
+  public static KafkaFormat parse(String name) {
     for (KafkaFormat format : values()) {
       if (format.option.equals(name.trim().toLowerCase(Locale.ROOT))) {
         return format;

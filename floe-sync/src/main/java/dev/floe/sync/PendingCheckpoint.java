@@ -11,8 +11,8 @@ import java.util.TreeSet;
 /**
  * What one checkpoint brought the committer, until it is committed: per table and schema version
  * the closed files, the UUID of the Iceberg table they were written for, the schema versions that
- * begin with a TRUNCATE TABLE, and the binlog progress. Mutable, confined to the committer's task
- * thread; kept in state by {@link CommitterStateSerializer}.
+ * begin with a TRUNCATE TABLE, and the source progress (binlog position or Kafka offsets). Mutable,
+ * confined to the committer's task thread; kept in state by {@link CommitterStateSerializer}.
  */
 final class PendingCheckpoint {
 
@@ -25,7 +25,7 @@ final class PendingCheckpoint {
   /** Per table, the schema versions that begin with a TRUNCATE TABLE. */
   final Map<String, TreeSet<Integer>> truncations = new HashMap<>();
 
-  BinlogPosition position = BinlogPosition.NONE;
+  SourceProgress position = SourceProgress.NONE;
   long sourceMillis;
 
   void addFiles(String table, int schemaVersion, PendingFiles files) {

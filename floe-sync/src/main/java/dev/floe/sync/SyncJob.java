@@ -83,6 +83,25 @@ final class SyncJob {
             .fromSource(source, WatermarkStrategy.noWatermarks(), "mysql " + endpoint)
             .uid(SOURCE_UID)
             .setParallelism(options.parallelism());
+    writeAndCommit(
+        changes, catalogLoader, tables, state.syncId(), SourceProgress.NONE, options.parallelism());
+  }
+
+  /**
+   * The write path every sync shares: changes keyed by table and primary key, {@link
+   * IcebergChangeWriter}s, and one {@link IcebergChangeCommitter}.
+   *
+   * @param knownTables the Iceberg tables known at start ({@code namespace.table}), for metrics
+   * @param initialProgress what the source had read before the job's first record (Kafka: the
+   *     starting offsets); {@link SourceProgress#NONE} for a binlog
+   */
+  static void writeAndCommit(
+      DataStream<ChangeRecord> changes,
+      CatalogLoader catalogLoader,
+      List<String> knownTables,
+      String syncId,
+      SourceProgress initialProgress,
+      int parallelism) {
     changes
         .keyBy(new RowKeySelector())
         .transform(
@@ -90,11 +109,11 @@ final class SyncJob {
             new SerializerTypeInfo<>(TableCommittable.class, TableCommittableSerializer.INSTANCE),
             new IcebergChangeWriter(catalogLoader))
         .uid(WRITER_UID)
-        .setParallelism(options.parallelism())
+        .setParallelism(parallelism)
         .transform(
             "iceberg committer",
             Types.VOID,
-            new IcebergChangeCommitter(catalogLoader, tables, state.syncId()))
+            new IcebergChangeCommitter(catalogLoader, knownTables, syncId, initialProgress))
         .uid(COMMITTER_UID)
         .setParallelism(1)
         .setMaxParallelism(1)

@@ -497,30 +497,9 @@ public final class SyncRunner {
       Optional<Path> restorePoint,
       SnapshotState state,
       BinlogPosition overlapBound) {
-    Configuration configuration = new Configuration();
-    flinkSettings.forEach(configuration::setString);
-    Path checkpoints = options.stateDirectory().resolve("checkpoints");
-    configuration.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
-    configuration.set(
-        CheckpointingOptions.SAVEPOINT_DIRECTORY,
-        options.stateDirectory().resolve("savepoints").toUri().toString());
-    configuration.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 3);
-    configuration.set(
-        ExecutionCheckpointingOptions.CHECKPOINTING_INTERVAL, options.checkpointInterval());
-    configuration.set(
-        ExecutionCheckpointingOptions.EXTERNALIZED_CHECKPOINT,
-        org.apache.flink.streaming.api.environment.CheckpointConfig.ExternalizedCheckpointCleanup
-            .RETAIN_ON_CANCELLATION);
-    // Retry a failing job a bounded number of times (backing off from 1 s to 30 s), then fail
-    // visibly: a sync that cannot make progress must say why instead of retrying silently.
-    configuration.setString("restart-strategy.type", "exponential-delay");
-    configuration.setString("restart-strategy.exponential-delay.initial-backoff", "1 s");
-    configuration.setString("restart-strategy.exponential-delay.max-backoff", "30 s");
-    configuration.setString(
-        "restart-strategy.exponential-delay.attempts-before-reset-backoff",
-        Integer.toString(RESTART_ATTEMPTS));
-    restorePoint.ifPresent(
-        path -> configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, path.toUri().toString()));
+    Configuration configuration =
+        jobConfiguration(
+            flinkSettings, options.stateDirectory(), options.checkpointInterval(), restorePoint);
     StreamExecutionEnvironment environment;
     if (cluster.isPresent()) {
       environment =
@@ -556,6 +535,42 @@ public final class SyncRunner {
     } catch (Exception e) {
       throw FloeException.internal("Cannot start the Flink job: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The Flink configuration of a sync's job: checkpoints (retained, 3 kept) and savepoints in the
+   * sync's state directory, the checkpoint interval, a bounded restart strategy, the restore point;
+   * {@code flinkSettings} first, Floe's own settings win.
+   */
+  static Configuration jobConfiguration(
+      Map<String, String> flinkSettings,
+      Path stateDirectory,
+      java.time.Duration checkpointInterval,
+      Optional<Path> restorePoint) {
+    Configuration configuration = new Configuration();
+    flinkSettings.forEach(configuration::setString);
+    Path checkpoints = stateDirectory.resolve("checkpoints");
+    configuration.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
+    configuration.set(
+        CheckpointingOptions.SAVEPOINT_DIRECTORY,
+        stateDirectory.resolve("savepoints").toUri().toString());
+    configuration.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 3);
+    configuration.set(ExecutionCheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
+    configuration.set(
+        ExecutionCheckpointingOptions.EXTERNALIZED_CHECKPOINT,
+        org.apache.flink.streaming.api.environment.CheckpointConfig.ExternalizedCheckpointCleanup
+            .RETAIN_ON_CANCELLATION);
+    // Retry a failing job a bounded number of times (backing off from 1 s to 30 s), then fail
+    // visibly: a sync that cannot make progress must say why instead of retrying silently.
+    configuration.setString("restart-strategy.type", "exponential-delay");
+    configuration.setString("restart-strategy.exponential-delay.initial-backoff", "1 s");
+    configuration.setString("restart-strategy.exponential-delay.max-backoff", "30 s");
+    configuration.setString(
+        "restart-strategy.exponential-delay.attempts-before-reset-backoff",
+        Integer.toString(RESTART_ATTEMPTS));
+    restorePoint.ifPresent(
+        path -> configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, path.toUri().toString()));
+    return configuration;
   }
 
   /** The binlog job's name; one sync runs one job of that name at a time. */

@@ -11,9 +11,9 @@ import org.apache.iceberg.io.WriteResult;
 
 /**
  * What a writer subtask hands the committer for one checkpoint: the files it wrote for one table
- * and schema version (none for a progress-only message) and how far in the binlog it had read.
- * Immutable; sent between operators by {@link TableCommittableSerializer}, its files in their
- * portable form ({@link PendingFiles}).
+ * and schema version (none for a progress-only message) and how far in its source (binlog, Kafka
+ * partitions) it had read. Immutable; sent between operators by {@link TableCommittableSerializer},
+ * its files in their portable form ({@link PendingFiles}).
  */
 final class TableCommittable {
 
@@ -23,8 +23,7 @@ final class TableCommittable {
   private final String tableUuid;
   private final boolean truncate;
   private final PendingFiles files;
-  private final String binlogFile;
-  private final long binlogPosition;
+  private final SourceProgress progress;
   private final long sourceMillis;
 
   private TableCommittable(
@@ -34,8 +33,7 @@ final class TableCommittable {
       String tableUuid,
       boolean truncate,
       PendingFiles files,
-      String binlogFile,
-      long binlogPosition,
+      SourceProgress progress,
       long sourceMillis) {
     this.checkpointId = checkpointId;
     this.table = requireNonNull(table, "table is null");
@@ -43,8 +41,7 @@ final class TableCommittable {
     this.tableUuid = requireNonNull(tableUuid, "tableUuid is null");
     this.truncate = truncate;
     this.files = requireNonNull(files, "files is null");
-    this.binlogFile = requireNonNull(binlogFile, "binlogFile is null");
-    this.binlogPosition = binlogPosition;
+    this.progress = requireNonNull(progress, "progress is null");
     this.sourceMillis = sourceMillis;
   }
 
@@ -68,7 +65,7 @@ final class TableCommittable {
       long checkpointId,
       Pending files,
       Map<Integer, PartitionSpec> specs,
-      BinlogPosition position,
+      SourceProgress progress,
       long sourceMillis) {
     return new TableCommittable(
         checkpointId,
@@ -77,22 +74,12 @@ final class TableCommittable {
         files.tableUuid(),
         files.truncate(),
         files.truncate() ? NO_FILES : PendingFiles.of(files.result(), specs),
-        position.file(),
-        position.position(),
+        progress,
         sourceMillis);
   }
 
-  static TableCommittable progress(long checkpointId, BinlogPosition position, long sourceMillis) {
-    return new TableCommittable(
-        checkpointId,
-        "",
-        0,
-        "",
-        false,
-        NO_FILES,
-        position.file(),
-        position.position(),
-        sourceMillis);
+  static TableCommittable progress(long checkpointId, SourceProgress progress, long sourceMillis) {
+    return new TableCommittable(checkpointId, "", 0, "", false, NO_FILES, progress, sourceMillis);
   }
 
   long checkpointId() {
@@ -124,8 +111,9 @@ final class TableCommittable {
     return files;
   }
 
-  BinlogPosition binlogPosition() {
-    return new BinlogPosition(binlogFile, binlogPosition);
+  /** How far the writer had read its source when it handed this on. */
+  SourceProgress progress() {
+    return progress;
   }
 
   long sourceMillis() {
@@ -140,18 +128,10 @@ final class TableCommittable {
       String tableUuid,
       boolean truncate,
       PendingFiles files,
-      BinlogPosition position,
+      SourceProgress progress,
       long sourceMillis) {
     return new TableCommittable(
-        checkpointId,
-        table,
-        schemaVersion,
-        tableUuid,
-        truncate,
-        files,
-        position.file(),
-        position.position(),
-        sourceMillis);
+        checkpointId, table, schemaVersion, tableUuid, truncate, files, progress, sourceMillis);
   }
 
   /** The table's name as kept: empty for progress-only messages. */
@@ -168,14 +148,13 @@ final class TableCommittable {
         && tableUuid.equals(that.tableUuid)
         && truncate == that.truncate
         && files.equals(that.files)
-        && binlogFile.equals(that.binlogFile)
-        && binlogPosition == that.binlogPosition
+        && progress.equals(that.progress)
         && sourceMillis == that.sourceMillis;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(checkpointId, table, schemaVersion, tableUuid, files, binlogPosition);
+    return Objects.hash(checkpointId, table, schemaVersion, tableUuid, files, progress);
   }
 
   @Override
@@ -190,10 +169,8 @@ final class TableCommittable {
         + truncate
         + ", files="
         + files
-        + ", binlog="
-        + binlogFile
-        + ":"
-        + binlogPosition
+        + ", progress="
+        + progress
         + "}";
   }
 }

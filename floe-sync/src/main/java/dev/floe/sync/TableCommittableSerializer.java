@@ -13,20 +13,59 @@ import org.apache.flink.types.StringValue;
 /**
  * Sends {@link TableCommittable}s from the writers to the committer (and keeps them in unaligned
  * checkpoints' in-flight data): every field explicitly, strings in Flink's {@link StringValue}
- * encoding (no length limit), files as {@link PendingFiles}' JSON. Its snapshot is versioned by
- * {@link Snapshot}; a change of this format needs a new snapshot version.
+ * encoding (no length limit), files as {@link PendingFiles}' JSON.
+ *
+ * <p>Format 2 (this one, snapshot {@link SnapshotV2}) writes the source progress in {@link
+ * SourceProgressFormat}; format 1 (snapshot {@link Snapshot}, before the Kafka sync) wrote a binlog
+ * file and position, and is still read by {@link #FORMAT_1}, which Flink migrates from. A change of
+ * this format needs a new snapshot class.
  */
 final class TableCommittableSerializer extends TypeSerializerSingleton<TableCommittable> {
 
   private static final long serialVersionUID = 1L;
 
-  static final TableCommittableSerializer INSTANCE = new TableCommittableSerializer();
+  static final TableCommittableSerializer INSTANCE = new TableCommittableSerializer(2);
 
-  /** What Flink keeps of this serializer in a checkpoint, to restore it. */
+  /** Reads (and writes) format 1: binlog positions only. */
+  static final TableCommittableSerializer FORMAT_1 = new TableCommittableSerializer(1);
+
+  private final int format;
+
+  private TableCommittableSerializer(int format) {
+    this.format = format;
+  }
+
+  /** Format 1's snapshot, kept to restore it: its serializer reads binlog positions only. */
   public static final class Snapshot extends SimpleTypeSerializerSnapshot<TableCommittable> {
     public Snapshot() {
+      super(() -> FORMAT_1);
+    }
+  }
+
+  /** What Flink keeps of this serializer (format 2) in a checkpoint, to restore it. */
+  public static final class SnapshotV2 extends SimpleTypeSerializerSnapshot<TableCommittable> {
+    public SnapshotV2() {
       super(() -> INSTANCE);
     }
+
+    @Override
+    public org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility<TableCommittable>
+        resolveSchemaCompatibility(TypeSerializerSnapshot<TableCommittable> old) {
+      return old instanceof Snapshot
+          ? org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility
+              .compatibleAfterMigration()
+          : super.resolveSchemaCompatibility(old);
+    }
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof TableCommittableSerializer that && format == that.format;
+  }
+
+  @Override
+  public int hashCode() {
+    return format;
   }
 
   @Override
@@ -64,8 +103,13 @@ final class TableCommittableSerializer extends TypeSerializerSingleton<TableComm
     writeStrings(record.files().dataFiles(), target);
     writeStrings(record.files().deleteFiles(), target);
     writeStrings(record.files().referencedDataFiles(), target);
-    StringValue.writeString(record.binlogPosition().file(), target);
-    target.writeLong(record.binlogPosition().position());
+    if (format == 1) {
+      BinlogPosition binlog = (BinlogPosition) record.progress();
+      StringValue.writeString(binlog.file(), target);
+      target.writeLong(binlog.position());
+    } else {
+      SourceProgressFormat.write(record.progress(), target);
+    }
     target.writeLong(record.sourceMillis());
   }
 
@@ -78,7 +122,10 @@ final class TableCommittableSerializer extends TypeSerializerSingleton<TableComm
     boolean truncate = source.readBoolean();
     PendingFiles files =
         new PendingFiles(readStrings(source), readStrings(source), readStrings(source));
-    BinlogPosition position = new BinlogPosition(StringValue.readString(source), source.readLong());
+    SourceProgress position =
+        format == 1
+            ? new BinlogPosition(StringValue.readString(source), source.readLong())
+            : SourceProgressFormat.read(source);
     long sourceMillis = source.readLong();
     return TableCommittable.of(
         checkpointId, table, schemaVersion, tableUuid, truncate, files, position, sourceMillis);
@@ -97,7 +144,7 @@ final class TableCommittableSerializer extends TypeSerializerSingleton<TableComm
 
   @Override
   public TypeSerializerSnapshot<TableCommittable> snapshotConfiguration() {
-    return new Snapshot();
+    return format == 1 ? new Snapshot() : new SnapshotV2();
   }
 
   private static void writeStrings(List<String> values, DataOutputView target) throws IOException {

@@ -41,8 +41,7 @@ class ChangeRecordSerializerTest {
             "db.t|42",
             3,
             2,
-            "mysql-bin.000009",
-            123_456,
+            new BinlogPosition("mysql-bin.000009", 123_456),
             1_764_000_000_000L);
     DataOutputSerializer out = new DataOutputSerializer(128);
     ChangeRecordSerializer.INSTANCE.serialize(record, out);
@@ -55,10 +54,62 @@ class ChangeRecordSerializerTest {
     assertThat(read.key()).isEqualTo("db.t|42");
     assertThat(read.schemaId()).isEqualTo(3);
     assertThat(read.schemaVersion()).isEqualTo(2);
-    assertThat(read.binlogFile()).isEqualTo("mysql-bin.000009");
-    assertThat(read.binlogPosition()).isEqualTo(123_456);
+    assertThat(read.position()).isEqualTo(new BinlogPosition("mysql-bin.000009", 123_456));
     assertThat(read.sourceMillis()).isEqualTo(1_764_000_000_000L);
     assertThat(read.values()).containsExactly(values);
+  }
+
+  @Test
+  void roundTripsAKafkaPosition() throws Exception {
+    ChangeRecord record =
+        new ChangeRecord(
+            "db.t",
+            ChangeRecord.Operation.DELETE,
+            new Object[] {7L},
+            "db.t|7",
+            1,
+            1,
+            new KafkaPosition("shop.orders", 3, 9_000_000_001L),
+            12);
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    ChangeRecordSerializer.INSTANCE.serialize(record, out);
+    DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
+    ChangeRecord read = ChangeRecordSerializer.INSTANCE.deserialize(in);
+    assertThat(in.available()).isZero();
+    assertThat(read.position()).isEqualTo(new KafkaPosition("shop.orders", 3, 9_000_000_001L));
+    assertThat(read.values()).containsExactly(7L);
+  }
+
+  @Test
+  void formatOneIsReadAndMigratedFrom() throws Exception {
+    ChangeRecord record =
+        new ChangeRecord(
+            "db.t",
+            ChangeRecord.Operation.INSERT,
+            new Object[] {"x"},
+            "db.t|x",
+            1,
+            0,
+            new BinlogPosition("mysql-bin.000001", 4),
+            0);
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    ChangeRecordSerializer.FORMAT_1.serialize(record, out);
+    ChangeRecord read =
+        ChangeRecordSerializer.FORMAT_1.deserialize(
+            new DataInputDeserializer(out.getCopyOfBuffer()));
+    assertThat(read.position()).isEqualTo(new BinlogPosition("mysql-bin.000001", 4));
+    DataOutputSerializer snapshot = new DataOutputSerializer(64);
+    TypeSerializerSnapshot.writeVersionedSnapshot(snapshot, new ChangeRecordSerializer.Snapshot());
+    TypeSerializerSnapshot<ChangeRecord> old =
+        TypeSerializerSnapshot.readVersionedSnapshot(
+            new DataInputDeserializer(snapshot.getCopyOfBuffer()), getClass().getClassLoader());
+    assertThat(old.restoreSerializer()).isSameAs(ChangeRecordSerializer.FORMAT_1);
+    assertThat(
+            ChangeRecordSerializer.INSTANCE
+                .snapshotConfiguration()
+                .resolveSchemaCompatibility(old)
+                .isCompatibleAfterMigration())
+        .isTrue();
   }
 
   @Test

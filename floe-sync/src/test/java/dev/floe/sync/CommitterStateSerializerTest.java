@@ -109,9 +109,42 @@ class CommitterStateSerializerTest {
   }
 
   @Test
+  void roundTripsKafkaOffsets() {
+    CommitterState binlog = sample();
+    TreeMap<KafkaOffsets.Partition, Long> next = new TreeMap<>();
+    next.put(new KafkaOffsets.Partition("shop.orders", 0), 17L);
+    next.put(new KafkaOffsets.Partition("shop.orders", 3), 4L);
+    next.put(new KafkaOffsets.Partition("a.b.c", 1), 9_000_000_000L);
+    KafkaOffsets offsets = new KafkaOffsets(next);
+    TreeMap<Long, PendingCheckpoint> checkpoints = new TreeMap<>(binlog.checkpoints());
+    checkpoints.get(7L).position = offsets;
+    CommitterState state =
+        new CommitterState(
+            "sync-2",
+            KafkaOffsets.of(java.util.Map.of(new KafkaOffsets.Partition("shop.orders", 0), 5L)),
+            checkpoints);
+    CommitterState read = CommitterStateSerializer.read(CommitterStateSerializer.write(state));
+    assertThat(read).isEqualTo(state);
+    assertThat(read.checkpoints().get(7L).position).isEqualTo(offsets);
+  }
+
+  @Test
+  void readsVersionOneWithBinlogPositions() throws Exception {
+    CommitterState state = sample();
+    byte[] payload = CommitterStateSerializer.serialize(state, 1);
+    ByteBuffer framed = ByteBuffer.allocate(payload.length + 8);
+    framed.putInt(CommitterStateSerializer.MAGIC).putInt(1).put(payload);
+    CommitterState read = CommitterStateSerializer.read(framed.array());
+    assertThat(read).isEqualTo(state);
+    assertThat(read.committed()).isEqualTo(SourceProgress.NONE);
+    assertThat(read.checkpoints().get(7L).position)
+        .isEqualTo(new BinlogPosition("mysql-bin.000003", 4711));
+  }
+
+  @Test
   void framesTheStateWithMagicAndVersion() {
     byte[] bytes = CommitterStateSerializer.write(sample());
-    assertThat(Arrays.copyOf(bytes, 8)).containsExactly(0x46, 0x4C, 0x43, 0x53, 0, 0, 0, 1);
+    assertThat(Arrays.copyOf(bytes, 8)).containsExactly(0x46, 0x4C, 0x43, 0x53, 0, 0, 0, 2);
     assertThat(CommitterStateSerializer.isJavaSerialized(bytes)).isFalse();
   }
 
@@ -142,12 +175,12 @@ class CommitterStateSerializerTest {
   @Test
   void refusesANewerVersionNamingIt() {
     byte[] bytes = CommitterStateSerializer.write(sample());
-    ByteBuffer.wrap(bytes).putInt(4, 2);
+    ByteBuffer.wrap(bytes).putInt(4, 3);
     assertThatThrownBy(() -> CommitterStateSerializer.read(bytes))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage(
-            "the committer state in this checkpoint has state version 2; this Floe reads"
-                + " versions 0 to 1. Restore it with the Floe that wrote it (or a newer one).");
+            "the committer state in this checkpoint has state version 3; this Floe reads"
+                + " versions 0 to 2. Restore it with the Floe that wrote it (or a newer one).");
   }
 
   @Test

@@ -108,15 +108,21 @@ class SyncStateRestoreITCase {
             .hasMessageStartingWith(
                 "Cannot read the sync's checkpoint "
                     + checkpoint
-                    + " (the committer state in this checkpoint has state version 2; this Floe"
-                    + " reads versions 0 to 1. Restore it with the Floe that wrote it (or a newer"
-                    + " one).). Nothing was changed.");
+                    + " (the committer state in this checkpoint has state version "
+                    + (CommitterStateSerializer.VERSION + 1)
+                    + "; this Floe reads versions 0 to "
+                    + CommitterStateSerializer.VERSION
+                    + ". Restore it with the Floe that wrote it (or a newer one).). Nothing was"
+                    + " changed.");
       }
       assertThat(checkpoint.resolve("_metadata")).exists();
     }
   }
 
-  /** Rewrites the version after the committer state's magic from 1 to 2, in place. */
+  /**
+   * Rewrites the version after the committer state's magic from 1 to one newer than this Floe
+   * reads, in place.
+   */
   private static boolean bumpCommitterStateVersion(Path checkpoint) throws IOException {
     byte[] marker = {0x46, 0x4C, 0x43, 0x53, 0, 0, 0, 1};
     try (java.util.stream.Stream<Path> files = Files.list(checkpoint)) {
@@ -124,7 +130,7 @@ class SyncStateRestoreITCase {
         byte[] bytes = Files.readAllBytes(file);
         for (int i = 0; i + marker.length <= bytes.length; i++) {
           if (Arrays.equals(bytes, i, i + marker.length, marker, 0, marker.length)) {
-            bytes[i + 7] = 2;
+            bytes[i + 7] = (byte) (CommitterStateSerializer.VERSION + 1);
             Files.write(file, bytes);
             return true;
           }

@@ -46,9 +46,33 @@ class TableCommittableSerializerTest {
     assertThat(read.schemaVersion()).isEqualTo(3);
     assertThat(read.files().dataFiles()).hasSize(1);
     assertThat(read.files().deleteFiles()).hasSize(2);
-    assertThat(read.binlogPosition()).isEqualTo(position);
+    assertThat(read.progress()).isEqualTo(position);
     assertThat(roundTrip(truncate).truncate()).isTrue();
     assertThat(roundTrip(progress).table()).isEmpty();
+  }
+
+  @Test
+  void roundTripsKafkaOffsetsAndReadsFormatOne() throws Exception {
+    KafkaOffsets offsets =
+        KafkaOffsets.of(
+            java.util.Map.of(
+                new KafkaOffsets.Partition("t", 0), 3L, new KafkaOffsets.Partition("t", 1), 8L));
+    TableCommittable kafka = TableCommittable.progress(5, offsets, 0);
+    assertThat(roundTrip(kafka)).isEqualTo(kafka);
+    TableCommittable binlog =
+        TableCommittable.progress(5, new BinlogPosition("mysql-bin.000001", 4), 9);
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    TableCommittableSerializer.FORMAT_1.serialize(binlog, out);
+    assertThat(
+            TableCommittableSerializer.FORMAT_1.deserialize(
+                new DataInputDeserializer(out.getCopyOfBuffer())))
+        .isEqualTo(binlog);
+    assertThat(
+            TableCommittableSerializer.INSTANCE
+                .snapshotConfiguration()
+                .resolveSchemaCompatibility(new TableCommittableSerializer.Snapshot())
+                .isCompatibleAfterMigration())
+        .isTrue();
   }
 
   @Test

@@ -27,6 +27,7 @@ import java.util.Optional;
  *     Iceberg table
  * @param heartbeatInterval how often the binlog reader asks MySQL for a heartbeat while no change
  *     arrives, so that an idle sync's position (and so its lag) stays current
+ * @param kafka the settings of a sync from Kafka topics
  */
 public record SyncSettings(
     List<String> tables,
@@ -40,7 +41,8 @@ public record SyncSettings(
     Map<String, String> partitions,
     Optional<String> flink,
     List<String> routes,
-    Duration heartbeatInterval) {
+    Duration heartbeatInterval,
+    KafkaSyncSettings kafka) {
 
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
   public static final int DEFAULT_PARALLELISM = 2;
@@ -65,6 +67,37 @@ public record SyncSettings(
     requireNonNull(flink, "flink is null");
     routes = List.copyOf(requireNonNull(routes, "routes is null"));
     requireNonNull(heartbeatInterval, "heartbeatInterval is null");
+    requireNonNull(kafka, "kafka is null");
+  }
+
+  /** Settings without Kafka keys. */
+  public SyncSettings(
+      List<String> tables,
+      List<String> exclude,
+      Optional<String> targetNamespace,
+      Duration checkpointInterval,
+      int parallelism,
+      int chunkRows,
+      Optional<String> serverTimeZone,
+      long snapshotRowsPerSecond,
+      Map<String, String> partitions,
+      Optional<String> flink,
+      List<String> routes,
+      Duration heartbeatInterval) {
+    this(
+        tables,
+        exclude,
+        targetNamespace,
+        checkpointInterval,
+        parallelism,
+        chunkRows,
+        serverTimeZone,
+        snapshotRowsPerSecond,
+        partitions,
+        flink,
+        routes,
+        heartbeatInterval,
+        KafkaSyncSettings.defaults());
   }
 
   public static SyncSettings defaults() {

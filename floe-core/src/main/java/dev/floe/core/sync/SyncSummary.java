@@ -25,6 +25,15 @@ public final class SyncSummary {
   public static final String BINLOG_POSITION = "floe.binlog-position";
 
   /**
+   * Kafka sync: {@code floe.kafka.offset.<topic>.<partition>} is the next offset of that partition
+   * the table is complete up to: every message of the partition below it is in this snapshot.
+   */
+  public static final String KAFKA_OFFSET_PREFIX = "floe.kafka.offset.";
+
+  /** Kafka sync: the topics whose offsets this snapshot records, sorted, comma-separated. */
+  public static final String KAFKA_TOPICS = "floe.kafka.topics";
+
+  /**
    * The MySQL commit time (epoch milliseconds) up to which the table is complete: every change
    * committed in MySQL at or before it is in this snapshot.
    */

@@ -1,0 +1,48 @@
+package dev.floe.core.config;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The Kafka keys of floe.yaml's {@code sync:} section: defaults for {@code floe sync --source
+ * kafka://...}; its flags override each value.
+ *
+ * @param topics a regular expression over whole topic names ({@code sync.topics})
+ * @param format the messages' format: canal-json, debezium-json or maxwell-json ({@code
+ *     sync.format})
+ * @param startingOffsets where a first start reads: earliest, latest or timestamp:EPOCH_MS ({@code
+ *     sync.starting-offsets})
+ * @param properties Kafka client properties, e.g. security.protocol, sasl.*, ssl.* ({@code
+ *     sync.kafka.properties}); values of secret-named keys are never printed
+ * @param deadLetter the table rejected messages go to, NS.TABLE ({@code sync.dead-letter})
+ * @param onBadMessage dead-letter or fail ({@code sync.on-bad-message})
+ */
+public record KafkaSyncSettings(
+    Optional<String> topics,
+    Optional<String> format,
+    Optional<String> startingOffsets,
+    Map<String, String> properties,
+    Optional<String> deadLetter,
+    Optional<String> onBadMessage) {
+
+  public KafkaSyncSettings {
+    requireNonNull(topics, "topics is null");
+    requireNonNull(format, "format is null");
+    requireNonNull(startingOffsets, "startingOffsets is null");
+    properties = Map.copyOf(requireNonNull(properties, "properties is null"));
+    requireNonNull(deadLetter, "deadLetter is null");
+    requireNonNull(onBadMessage, "onBadMessage is null");
+  }
+
+  public static KafkaSyncSettings defaults() {
+    return new KafkaSyncSettings(
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Map.of(),
+        Optional.empty(),
+        Optional.empty());
+  }
+}

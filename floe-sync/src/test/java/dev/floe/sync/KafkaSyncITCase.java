@@ -1,0 +1,455 @@
+package dev.floe.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.core.config.CatalogSettings;
+import dev.floe.core.error.FloeException;
+import dev.floe.core.sync.SyncSummary;
+import dev.floe.core.sync.TableSelection;
+import dev.floe.iceberg.CatalogFactory;
+import dev.floe.iceberg.FloeCatalog;
+import dev.floe.testing.KafkaBroker;
+import dev.floe.testing.Poll;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@code floe sync --source kafka://...} end to end: a real broker (KRaft, its own JVM), the Flink
+ * job on a MiniCluster, real Iceberg tables in the embedded catalog.
+ */
+class KafkaSyncITCase {
+
+  private static final Duration DEADLINE = Duration.ofSeconds(90);
+  private static final Map<String, String> ORDERS =
+      columns("id", "bigint(20)", "name", "varchar(64)", "qty", "int(11)");
+  private static final Map<String, String> ORDERS_WITH_NOTE =
+      columns("id", "bigint(20)", "name", "varchar(64)", "qty", "int(11)", "note", "varchar(32)");
+  private static final Map<String, String> CUSTOMERS =
+      columns("id", "bigint(20)", "email", "varchar(128)");
+
+  @TempDir Path directory;
+
+  private final KafkaBroker broker = KafkaBroker.shared();
+  private FloeCatalog catalog;
+
+  @BeforeEach
+  void setUp() {
+    catalog = new CatalogFactory().open(CatalogSettings.embedded(), directory.resolve("data"));
+  }
+
+  @AfterEach
+  void tearDown() {
+    catalog.close();
+  }
+
+  static Map<String, String> columns(String... namesAndTypes) {
+    Map<String, String> columns = new LinkedHashMap<>();
+    for (int i = 0; i < namesAndTypes.length; i += 2) {
+      columns.put(namesAndTypes[i], namesAndTypes[i + 1]);
+    }
+    return columns;
+  }
+
+  /** Inserts, updates (one changes a row's every column) and deletes of shop.orders. */
+  static void firstChanges(CdcScenario scenario, int rows) {
+    scenario.table("shop.orders", ORDERS);
+    for (long id = 1; id <= rows; id++) {
+      scenario.insert("shop.orders", id, "order " + id, (int) id);
+    }
+    for (long id = 3; id <= rows; id += 3) {
+      scenario.update("shop.orders", id, "name", "changed " + id, "qty", (int) id * 10);
+    }
+    for (long id = 5; id <= rows; id += 5) {
+      scenario.delete("shop.orders", id);
+    }
+    scenario.noRowMessage("shop.orders");
+  }
+
+  /** A new column on shop.orders, a re-insert of a deleted key, and a new table shop.customers. */
+  static void secondChanges(CdcScenario scenario, int rows) {
+    scenario.table("shop.orders", ORDERS_WITH_NOTE);
+    for (long id = 4; id <= rows; id += 4) {
+      if (scenario.expected().get("shop.orders").containsKey(id)) {
+        scenario.update("shop.orders", id, "note", "note " + id);
+      }
+    }
+    scenario.insert("shop.orders", 5, "back again", 55, "re-inserted");
+    for (long id = rows + 1; id <= rows + 10; id++) {
+      scenario.insert("shop.orders", id, "late " + id, (int) id, "new");
+    }
+    scenario.delete("shop.orders", rows + 10);
+    scenario.table("shop.customers", CUSTOMERS);
+    for (long id = 1; id <= 12; id++) {
+      scenario.insert("shop.customers", id, "c" + id + "@example.com");
+    }
+    scenario.update("shop.customers", 2, "email", "two@example.com");
+    scenario.delete("shop.customers", 3);
+  }
+
+  KafkaSyncOptions options(String name, String topic, KafkaFormat format) {
+    return new KafkaSyncOptions(
+        name,
+        broker.bootstrapServers(),
+        topic,
+        format,
+        TableSelection.of(List.of("shop\\..*"), List.of(), Optional.empty()),
+        Duration.ofSeconds(1),
+        2,
+        directory.resolve("state").resolve(name),
+        KafkaSyncOptions.StartingOffsets.EARLIEST,
+        Map.of(),
+        Map.of(),
+        ZoneOffset.UTC,
+        KafkaSyncOptions.DEFAULT_DEAD_LETTER,
+        KafkaSyncOptions.OnBadMessage.DEAD_LETTER);
+  }
+
+  void awaitEqual(CdcScenario scenario) throws Exception {
+    Poll.untilNothingWrong(
+        "the lake holds the expected rows",
+        DEADLINE,
+        Duration.ofMillis(500),
+        () -> {
+          List<String> differences = new ArrayList<>();
+          for (Map.Entry<String, TreeMap<Long, LinkedHashMap<String, Object>>> table :
+              scenario.expected().entrySet()) {
+            TableIdentifier identifier = TableIdentifier.parse(table.getKey());
+            if (!catalog.catalog().tableExists(identifier)) {
+              differences.add(identifier + " does not exist yet");
+              continue;
+            }
+            CdcScenario.difference(catalog.catalog().loadTable(identifier), table.getValue())
+                .ifPresent(differences::add);
+          }
+          return differences.isEmpty() ? Optional.empty() : Optional.of(differences.toString());
+        });
+  }
+
+  private static String uniqueTopic(String prefix) {
+    return prefix + "-" + Long.toHexString(System.nanoTime());
+  }
+
+  @ParameterizedTest
+  @EnumSource(KafkaFormat.class)
+  void eachFormatThroughInsertsUpdatesDeletesANewColumnAndANewTable(KafkaFormat format)
+      throws Exception {
+    String topic = uniqueTopic("cdc-" + format.option());
+    broker.createTopic(topic, 3);
+    CdcScenario scenario = new CdcScenario(format);
+    firstChanges(scenario, 40);
+    broker.send(topic, scenario.take());
+    try (RunningSync sync = new KafkaSyncRunner(catalog).start(options("it", topic, format))) {
+      awaitEqual(scenario);
+      secondChanges(scenario, 40);
+      List<KafkaBroker.Sent> sent = broker.send(topic, scenario.take());
+      awaitEqual(scenario);
+
+      Table orders = catalog.catalog().loadTable(TableIdentifier.of("shop", "orders"));
+      assertThat(orders.schema().identifierFieldNames()).containsExactly("id");
+      assertThat(orders.schema().findField("note").isOptional()).isTrue();
+      Map<String, String> summary = orders.currentSnapshot().summary();
+      assertThat(summary)
+          .containsEntry(SyncSummary.KAFKA_TOPICS, topic)
+          .containsKeys(
+              SyncSummary.SYNC_ID, SyncSummary.CHECKPOINT_ID, SyncSummary.SOURCE_WATERMARK_MS);
+      // Every message read is covered by the offsets the tables recorded: per partition, the
+      // highest next offset over the tables is the partition's end.
+      Map<KafkaOffsets.Partition, Long> ends = new TreeMap<>();
+      for (KafkaBroker.Sent message : sent) {
+        ends.merge(
+            new KafkaOffsets.Partition(message.topic(), message.partition()),
+            message.offset() + 1,
+            Math::max);
+      }
+      Map<KafkaOffsets.Partition, Long> recorded = new TreeMap<>();
+      for (String table : List.of("orders", "customers")) {
+        KafkaSyncRunner.recordedOffsets(
+                catalog.catalog().loadTable(TableIdentifier.of("shop", table)))
+            .next()
+            .forEach((partition, next) -> recorded.merge(partition, next, Math::max));
+      }
+      assertThat(ends).as("messages went to several partitions").hasSizeGreaterThan(1);
+      Poll.until(
+          "the recorded offsets reach the end of every partition",
+          DEADLINE,
+          Duration.ofMillis(500),
+          () -> {
+            Map<KafkaOffsets.Partition, Long> now = new TreeMap<>();
+            for (String table : List.of("orders", "customers")) {
+              KafkaSyncRunner.recordedOffsets(
+                      catalog.catalog().loadTable(TableIdentifier.of("shop", table)))
+                  .next()
+                  .forEach((partition, next) -> now.merge(partition, next, Math::max));
+            }
+            return now.entrySet().containsAll(ends.entrySet());
+          });
+      sync.cancel(Duration.ofSeconds(60));
+    }
+  }
+
+  @Test
+  void restartWithTheCheckpointsRemovedResumesFromTheTablesOwnOffsets() throws Exception {
+    String topic = uniqueTopic("cdc-restart");
+    broker.createTopic(topic, 3);
+    CdcScenario scenario = new CdcScenario(KafkaFormat.CANAL_JSON);
+    scenario.table("shop.customers", CUSTOMERS);
+    for (long id = 100; id < 106; id++) {
+      scenario.insert("shop.customers", id, "early" + id + "@example.com");
+    }
+    scenario.table("shop.orders", ORDERS);
+    for (long id = 1; id <= 60; id++) {
+      scenario.insert("shop.orders", id, "order " + id, (int) id);
+    }
+    broker.send(topic, scenario.take());
+    KafkaSyncOptions options = options("restart", topic, KafkaFormat.CANAL_JSON);
+    try (RunningSync sync = new KafkaSyncRunner(catalog).start(options)) {
+      awaitEqual(scenario);
+      // shop.customers' offsets stay here; shop.orders' move on
+      for (long id = 3; id <= 60; id += 3) {
+        scenario.update("shop.orders", id, "name", "changed " + id, "qty", (int) id * 10);
+      }
+      for (long id = 5; id <= 60; id += 5) {
+        scenario.delete("shop.orders", id);
+      }
+      broker.send(topic, scenario.take());
+      awaitEqual(scenario);
+      sync.cancel(Duration.ofSeconds(60));
+    }
+    KafkaOffsets customersHeld =
+        KafkaSyncRunner.recordedOffsets(
+            catalog.catalog().loadTable(TableIdentifier.of("shop", "customers")));
+    KafkaOffsets ordersHeld =
+        KafkaSyncRunner.recordedOffsets(
+            catalog.catalog().loadTable(TableIdentifier.of("shop", "orders")));
+    assertThat(customersHeld.next()).hasSize(3);
+    assertThat(ordersHeld.next()).hasSize(3);
+    assertThat(customersHeld).isNotEqualTo(ordersHeld);
+    Table orders = catalog.catalog().loadTable(TableIdentifier.of("shop", "orders"));
+    long snapshotsBefore = ancestors(orders).size();
+    deleteRecursively(options.stateDirectory());
+
+    secondChanges(scenario, 60);
+    List<KafkaBroker.Message> second = scenario.take();
+    broker.send(topic, second);
+    KafkaSyncRunner.Plan plan = new KafkaSyncRunner(catalog).plan(options);
+    assertThat(plan.restorePoint()).isEmpty();
+    Map<KafkaOffsets.Partition, Long> smallest = new TreeMap<>(ordersHeld.next());
+    customersHeld.next().forEach((partition, next) -> smallest.merge(partition, next, Math::min));
+    assertThat(plan.start().next())
+        .as("each partition starts at the smallest offset a table recorded")
+        .isEqualTo(smallest);
+    assertThat(plan.start().next().values()).allMatch(offset -> offset > 0);
+    try (RunningSync sync = new KafkaSyncRunner(catalog).start(options)) {
+      awaitEqual(scenario);
+      sync.cancel(Duration.ofSeconds(60));
+    }
+    // Only the messages after the recorded offsets were written again: the rows the new commits
+    // added are the second batch's upserts of shop.orders, not the first batch's once more.
+    orders.refresh();
+    List<Snapshot> history = ancestors(orders);
+    long added = 0;
+    for (Snapshot snapshot : history.subList(0, history.size() - (int) snapshotsBefore)) {
+      added += Long.parseLong(snapshot.summary().getOrDefault("added-records", "0"));
+    }
+    long secondOrderUpserts =
+        second.stream()
+            .filter(message -> message.key().startsWith("shop.orders:"))
+            .filter(message -> !message.value().contains("\"DELETE\""))
+            .count();
+    assertThat(added).isEqualTo(secondOrderUpserts);
+  }
+
+  @Test
+  void badMessagesGoToTheDeadLetterTableWithTheirReason() throws Exception {
+    String topic = uniqueTopic("cdc-bad");
+    broker.createTopic(topic, 1);
+    CdcScenario scenario = new CdcScenario(KafkaFormat.CANAL_JSON);
+    scenario.table("shop.orders", ORDERS);
+    scenario.insert("shop.orders", 1, "one", 1);
+    broker.send(topic, scenario.take());
+    KafkaBroker.Sent notJson = broker.sendBytes(topic, "k".getBytes(), "not json".getBytes());
+    KafkaBroker.Sent otherKey =
+        broker
+            .send(
+                topic,
+                List.of(
+                    KafkaBroker.Message.of(
+                        "shop.orders:2",
+                        "{\"data\":[{\"id\":\"2\",\"name\":\"x\"}],\"database\":\"shop\","
+                            + "\"table\":\"orders\",\"type\":\"INSERT\",\"pkNames\":[\"name\"],"
+                            + "\"mysqlType\":{\"id\":\"bigint(20)\",\"name\":\"varchar(64)\"}}")))
+            .get(0);
+    scenario.insert("shop.orders", 3, "three", 3);
+    broker.send(topic, scenario.take());
+    try (RunningSync sync =
+        new KafkaSyncRunner(catalog).start(options("bad", topic, KafkaFormat.CANAL_JSON))) {
+      awaitEqual(scenario);
+      Map<Long, Record> rejected =
+          Poll.until(
+              "both bad messages are in the dead-letter table",
+              DEADLINE,
+              Duration.ofMillis(500),
+              () -> {
+                Map<Long, Record> found = deadLetters();
+                return found.size() == 2 ? Optional.of(found) : Optional.empty();
+              });
+      Record first = rejected.get(notJson.offset());
+      assertThat(first.getField("sync")).isEqualTo("bad");
+      assertThat(first.getField("topic")).isEqualTo(topic);
+      assertThat(first.getField("partition")).isEqualTo(0);
+      assertThat(first.getField("reason"))
+          .isEqualTo(
+              "the value is not JSON (Unrecognized token 'not': was expecting (JSON String,"
+                  + " Number, Array, Object or token 'null', 'true' or 'false')): not json");
+      assertThat(bytes(first.getField("value"))).isEqualTo("not json");
+      assertThat(bytes(first.getField("key"))).isEqualTo("k");
+      assertThat(rejected.get(otherKey.offset()).getField("reason"))
+          .isEqualTo(
+              "the message of shop.orders has the primary key (name) but Iceberg table"
+                  + " shop.orders is keyed by (id): one table cannot have two different keys");
+      sync.cancel(Duration.ofSeconds(60));
+    }
+  }
+
+  @Test
+  void onBadMessageFailStopsNamingTheMessage() throws Exception {
+    String topic = uniqueTopic("cdc-fail");
+    broker.createTopic(topic, 1);
+    KafkaBroker.Sent bad = broker.sendBytes(topic, null, "{\"type\":\"INSERT\"}".getBytes());
+    KafkaSyncOptions base = options("fail", topic, KafkaFormat.CANAL_JSON);
+    KafkaSyncOptions options =
+        new KafkaSyncOptions(
+            base.name(),
+            base.bootstrapServers(),
+            base.topics(),
+            base.format(),
+            base.selection(),
+            base.checkpointInterval(),
+            1,
+            base.stateDirectory(),
+            base.startingOffsets(),
+            base.kafkaProperties(),
+            base.partitions(),
+            base.serverTimeZone(),
+            base.deadLetter(),
+            KafkaSyncOptions.OnBadMessage.FAIL);
+    try (RunningSync sync = new KafkaSyncRunner(catalog).start(options)) {
+      assertThatThrownBy(sync::await)
+          .hasStackTraceContaining(
+              "The Kafka message at topic "
+                  + topic
+                  + " partition 0 offset "
+                  + bad.offset()
+                  + " cannot be applied: a Canal JSON INSERT message needs \"database\"");
+    }
+  }
+
+  @Test
+  void refusesAPatternMatchingNoTopicListingThoseThatExist() {
+    String topic = uniqueTopic("listed");
+    broker.createTopic(topic, 1);
+    assertThatThrownBy(
+            () ->
+                new KafkaSyncRunner(catalog)
+                    .plan(options("none", "no-such-topic-.*", KafkaFormat.CANAL_JSON)))
+        .isInstanceOf(FloeException.class)
+        .hasMessageStartingWith(
+            "--topics 'no-such-topic-.*' matches no topic on "
+                + broker.bootstrapServers()
+                + " (the pattern must match whole topic names). Topics there: ")
+        .hasMessageContaining(topic);
+  }
+
+  @Test
+  void refusesAnUnreachableBroker() throws Exception {
+    int port;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    KafkaSyncOptions base = options("down", "t", KafkaFormat.CANAL_JSON);
+    KafkaSyncOptions options =
+        new KafkaSyncOptions(
+            base.name(),
+            "127.0.0.1:" + port,
+            base.topics(),
+            base.format(),
+            base.selection(),
+            base.checkpointInterval(),
+            base.parallelism(),
+            base.stateDirectory(),
+            base.startingOffsets(),
+            base.kafkaProperties(),
+            base.partitions(),
+            base.serverTimeZone(),
+            base.deadLetter(),
+            base.onBadMessage());
+    assertThatThrownBy(() -> new KafkaSyncRunner(catalog).plan(options))
+        .isInstanceOf(FloeException.class)
+        .hasMessageStartingWith("Cannot reach Kafka at 127.0.0.1:" + port + " (")
+        .hasMessageContaining("--kafka-property security.protocol=");
+  }
+
+  private Map<Long, Record> deadLetters() throws Exception {
+    Map<Long, Record> found = new TreeMap<>();
+    if (!catalog.catalog().tableExists(KafkaSyncOptions.DEFAULT_DEAD_LETTER)) {
+      return found;
+    }
+    Table table = catalog.catalog().loadTable(KafkaSyncOptions.DEFAULT_DEAD_LETTER);
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      for (Record record : records) {
+        found.put((Long) record.getField("offset"), record.copy());
+      }
+    }
+    return found;
+  }
+
+  private static String bytes(Object buffer) {
+    java.nio.ByteBuffer copy = ((java.nio.ByteBuffer) buffer).duplicate();
+    byte[] bytes = new byte[copy.remaining()];
+    copy.get(bytes);
+    return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  static List<Snapshot> ancestors(Table table) {
+    table.refresh();
+    List<Snapshot> snapshots = new ArrayList<>();
+    for (Snapshot snapshot :
+        org.apache.iceberg.util.SnapshotUtil.ancestorsOf(
+            table.currentSnapshot().snapshotId(), table::snapshot)) {
+      snapshots.add(snapshot);
+    }
+    return snapshots;
+  }
+
+  static void deleteRecursively(Path path) throws Exception {
+    if (!Files.exists(path)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> files = Files.walk(path)) {
+      for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(file);
+      }
+    }
+  }
+}
