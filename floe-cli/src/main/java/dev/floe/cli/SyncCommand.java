@@ -12,6 +12,9 @@ import dev.floe.mysql.MySqlConnections;
 import dev.floe.mysql.SourceDoctor;
 import dev.floe.mysql.SourceFactsReader;
 import dev.floe.sync.FlinkClusterAddress;
+import dev.floe.sync.KafkaFormat;
+import dev.floe.sync.KafkaSyncOptions;
+import dev.floe.sync.KafkaSyncRunner;
 import dev.floe.sync.KeeperReporter;
 import dev.floe.sync.ProgressPrinter;
 import dev.floe.sync.ProgressView;
@@ -34,7 +37,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code floe sync}: whole MySQL databases into Iceberg, continuously, exactly once. */
+/**
+ * {@code floe sync}: whole MySQL databases, or the CDC topics of a Kafka cluster ({@code --source
+ * kafka://...}), into Iceberg, continuously, exactly once.
+ */
 @Command(
     name = "sync",
     mixinStandardHelpOptions = true,
@@ -45,7 +51,13 @@ import picocli.CommandLine.ParentCommand;
           + " identifier fields are the primary key; changes are committed exactly once at every"
           + " checkpoint. Runs until Ctrl-C, which stops with a savepoint; run it again with the"
           + " same --name to resume (also after a crash).",
-      "The source must pass floe doctor's checks first."
+      "The source must pass floe doctor's checks first.",
+      "With --source kafka://HOST:PORT[,HOST:PORT...] it reads the topics --topics matches"
+          + " instead, in --format canal-json, debezium-json or maxwell-json: each source"
+          + " db.table lands in the Iceberg table the MySQL sync would name, upserted by its"
+          + " primary key, its schema following the messages; every commit records the Kafka"
+          + " offsets it covers (floe.kafka.offset.<topic>.<partition>), so a restart, even"
+          + " without checkpoints, goes on with nothing lost or doubled."
     })
 final class SyncCommand implements Callable<Integer> {
 
@@ -54,8 +66,79 @@ final class SyncCommand implements Callable<Integer> {
   @Option(
       names = "--source",
       paramLabel = "URL",
-      description = "mysql://USER[:PASSWORD]@HOST[:PORT] (default: source.url).")
+      description =
+          "mysql://USER[:PASSWORD]@HOST[:PORT], or kafka://HOST:PORT[,HOST:PORT...] for Kafka"
+              + " topics (default: source.url).")
   String source;
+
+  @Option(
+      names = "--topics",
+      paramLabel = "REGEX",
+      description =
+          "Kafka: the topics to read, a regular expression over whole topic names; a matching"
+              + " topic created later is read too (default: sync.topics).")
+  String topics;
+
+  @Option(
+      names = "--format",
+      paramLabel = "canal-json|debezium-json|maxwell-json|json",
+      description =
+          "Kafka: how the messages are written; json: plain JSON objects into --target"
+              + " (default: sync.format).")
+  String format;
+
+  @Option(
+      names = "--target",
+      paramLabel = "NS.TABLE",
+      description =
+          "Kafka --format json: the Iceberg table every message is a row of (default:"
+              + " sync.target).")
+  String target;
+
+  @Option(
+      names = "--key",
+      paramLabel = "COL[,COL]",
+      split = ",",
+      description =
+          "Kafka --format json: the columns rows are upserted by; without it rows are appended"
+              + " (default: sync.key).")
+  List<String> key;
+
+  @Option(
+      names = "--starting-offsets",
+      paramLabel = "earliest|latest|timestamp:EPOCH_MS",
+      description =
+          "Kafka: where a partition no synced table holds offsets of is read from on a first"
+              + " start (default: sync.starting-offsets, else earliest). A restart goes on from"
+              + " the checkpoint or the tables' own offsets.")
+  String startingOffsets;
+
+  @Option(
+      names = "--kafka-property",
+      paramLabel = "KEY=VALUE",
+      description =
+          "Kafka: a client property, e.g. security.protocol=SASL_SSL, sasl.jaas.config=...;"
+              + " repeatable, added to sync.kafka.properties. Values of secret-named keys are"
+              + " never printed.")
+  Map<String, String> kafkaProperties;
+
+  @Option(
+      names = "--dead-letter",
+      paramLabel = "NS.TABLE",
+      description =
+          "Kafka: the Iceberg table a message that cannot be applied goes to, with its topic,"
+              + " partition, offset, timestamp, raw key and value and the reason (default:"
+              + " sync.dead-letter, else floe_rejected.messages).")
+  String deadLetter;
+
+  @Option(
+      names = "--on-bad-message",
+      paramLabel = "dead-letter|fail",
+      description =
+          "Kafka: what a message that cannot be applied does: dead-letter (kept there, the sync"
+              + " goes on) or fail (the sync stops naming its topic, partition, offset and"
+              + " reason) (default: sync.on-bad-message, else dead-letter).")
+  String onBadMessage;
 
   @Option(
       names = "--tables",
@@ -289,6 +372,24 @@ final class SyncCommand implements Callable<Integer> {
         ProgressView.Mode.choose(
             progressMode,
             System.console() != null && !"dumb".equals(floe.environment().get("TERM")));
+    Optional<String> kafkaUrl =
+        Optional.ofNullable(source)
+            .or(settings::sourceUrl)
+            .filter(url -> url.regionMatches(true, 0, "kafka://", 0, 8));
+    if (kafkaUrl.isPresent()) {
+      return syncKafka(
+          out,
+          settings,
+          kafkaUrl.get(),
+          tables.isEmpty() ? List.of(".*") : tables,
+          excludes,
+          targetNamespace,
+          checkpointIntervalSeconds,
+          parallelism,
+          partitions,
+          serverTimeZone,
+          cluster);
+    }
     MySqlSourceAddress address =
         SourceAddresses.resolve(Optional.ofNullable(source), settings, floe.environment())
             .withoutDatabase();
@@ -435,6 +536,187 @@ final class SyncCommand implements Callable<Integer> {
       throw failed;
     } finally {
       progress.shutdownNow();
+      try {
+        Runtime.getRuntime().removeShutdownHook(stopper);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running: it stops the job
+      }
+    }
+  }
+
+  /** {@code floe sync --source kafka://...}: the Kafka flags, then the job until it ends. */
+  private Integer syncKafka(
+      PrintWriter out,
+      FloeSettings settings,
+      String url,
+      List<String> tables,
+      List<String> excludes,
+      Optional<String> targetNamespace,
+      int checkpointIntervalSeconds,
+      int parallelism,
+      Map<String, String> partitions,
+      Optional<String> serverTimeZone,
+      Optional<RemoteFlinkCluster> cluster)
+      throws Exception {
+    dev.floe.core.config.KafkaSyncSettings defaults = settings.sync().kafka();
+    String inputName = source != null ? "--source" : "source.url";
+    String bootstrap = KafkaSyncOptions.bootstrapServers(url, inputName);
+    String topicPattern =
+        Optional.ofNullable(topics)
+            .or(defaults::topics)
+            .orElseThrow(
+                () ->
+                    FloeException.badInput(
+                        "A Kafka sync needs the topics to read: pass --topics with a regular"
+                            + " expression over topic names, e.g. --topics 'shop\\..*', or set"
+                            + " sync.topics in floe.yaml."));
+    KafkaSyncOptions.topicPattern(topicPattern, topics != null ? "--topics" : "sync.topics");
+    KafkaFormat messageFormat =
+        KafkaFormat.parse(
+            Optional.ofNullable(format)
+                .or(defaults::format)
+                .orElseThrow(
+                    () ->
+                        FloeException.badInput(
+                            "A Kafka sync needs the messages' format: pass --format canal-json,"
+                                + " debezium-json, maxwell-json or json, or set sync.format in"
+                                + " floe.yaml.")));
+    KafkaSyncOptions.StartingOffsets starting =
+        KafkaSyncOptions.StartingOffsets.parse(
+            Optional.ofNullable(startingOffsets).or(defaults::startingOffsets).orElse("earliest"),
+            startingOffsets != null ? "--starting-offsets" : "sync.starting-offsets");
+    Map<String, String> properties = new java.util.TreeMap<>(defaults.properties());
+    if (kafkaProperties != null) {
+      properties.putAll(kafkaProperties);
+    }
+    String deadLetterName =
+        Optional.ofNullable(deadLetter)
+            .or(defaults::deadLetter)
+            .orElse(KafkaSyncOptions.DEFAULT_DEAD_LETTER.toString());
+    if (!deadLetterName.matches("[^.\\s]+(\\.[^.\\s]+)+")) {
+      throw FloeException.badInput(
+          (deadLetter != null ? "--dead-letter " : "sync.dead-letter ")
+              + deadLetterName
+              + " is not NAMESPACE.TABLE, e.g. floe_rejected.messages.");
+    }
+    KafkaSyncOptions.OnBadMessage badMessages =
+        KafkaSyncOptions.OnBadMessage.parse(
+            Optional.ofNullable(onBadMessage).or(defaults::onBadMessage).orElse("dead-letter"),
+            onBadMessage != null ? "--on-bad-message" : "sync.on-bad-message");
+    java.time.ZoneId zone;
+    try {
+      zone = java.time.ZoneId.of(serverTimeZone.orElse("UTC"));
+    } catch (java.time.DateTimeException wrong) {
+      throw FloeException.badInput(
+          "--server-time-zone "
+              + serverTimeZone.orElse("")
+              + " is not a time zone: use a region (Asia/Shanghai) or an offset (+08:00).");
+    }
+    String syncName =
+        name != null
+            ? name
+            : ("kafka-" + bootstrap.split(",")[0].replace(':', '-'))
+                .replaceAll("[^A-Za-z0-9._-]", "_");
+    if (!syncName.matches("[A-Za-z0-9._-]+")) {
+      throw FloeException.badInput(
+          "--name '" + syncName + "' may only hold letters, digits, '.', '_' and '-'.");
+    }
+    TableSelection selection =
+        TableSelection.of(tables, excludes, targetNamespace)
+            .withRoutes(
+                this.routes != null ? "--route" : "sync.routes",
+                this.routes != null ? this.routes : settings.sync().routes());
+    KafkaSyncOptions options =
+        new KafkaSyncOptions(
+            syncName,
+            bootstrap,
+            topicPattern,
+            messageFormat,
+            selection,
+            Duration.ofSeconds(checkpointIntervalSeconds),
+            parallelism,
+            settings.dataDirectory().resolve("sync").resolve(syncName),
+            starting,
+            properties,
+            partitions,
+            zone,
+            org.apache.iceberg.catalog.TableIdentifier.parse(deadLetterName),
+            badMessages,
+            Optional.ofNullable(target).or(defaults::target),
+            key != null ? key : defaults.key());
+    FloeCatalog catalog = floe.context().catalog();
+    KafkaSyncRunner runner =
+        new KafkaSyncRunner(catalog)
+            .withFlinkConfiguration(flinkConfiguration == null ? Map.of() : flinkConfiguration);
+    if (cluster.isPresent()) {
+      runner = runner.onCluster(cluster.get());
+    }
+    RunningSync sync = runner.start(options);
+    out.println(
+        "Syncing Kafka topics '"
+            + topicPattern
+            + "' ("
+            + messageFormat.option()
+            + ") from "
+            + bootstrap
+            + sync.resumedFrom()
+                .map(from -> " (resumed from " + from + ")")
+                .orElse(" (offsets from the tables, else " + starting + ")")
+            + " as sync "
+            + syncName
+            + ".");
+    if (!properties.isEmpty()) {
+      out.println("Kafka client properties: " + KafkaSyncOptions.masked(properties));
+    }
+    out.println(
+        (options.target().isPresent()
+                ? "Every message is a row of "
+                    + catalog.name()
+                    + "."
+                    + options.target().get()
+                    + (options.key().isEmpty()
+                        ? " (appended)"
+                        : " (upserted by " + String.join(", ", options.key()) + ")")
+                : "Each source db.table lands in "
+                    + catalog.name()
+                    + "."
+                    + targetNamespace.orElse("<db>")
+                    + ".<table>"
+                    + (selection.routes().isEmpty() ? "" : " or its route's table"))
+            + "; rejected messages in "
+            + catalog.name()
+            + "."
+            + deadLetterName
+            + (badMessages == KafkaSyncOptions.OnBadMessage.FAIL
+                ? " (--on-bad-message fail: the sync stops at the first)"
+                : "")
+            + ".");
+    out.println(
+        "Committing every " + checkpointIntervalSeconds + " s. Ctrl-C stops with a savepoint.");
+    out.flush();
+    Thread stopper =
+        new Thread(
+            () -> {
+              try {
+                String resumePoint = sync.stop(Duration.ofSeconds(120));
+                out.println("Stopped. Run the same command to resume from " + resumePoint + ".");
+              } catch (Exception e) {
+                out.println(
+                    "Stopped. The next run with the same --name resumes from the newest savepoint or"
+                        + " checkpoint, else from the tables' own offsets ("
+                        + rootMessage(e)
+                        + ").");
+              }
+              out.flush();
+            },
+            "floe-sync-stop");
+    Runtime.getRuntime().addShutdownHook(stopper);
+    try {
+      sync.await();
+      return ExitCodes.OK;
+    } catch (ExecutionException failed) {
+      throw FloeException.internal("The sync job failed: " + rootMessage(failed), failed);
+    } finally {
       try {
         Runtime.getRuntime().removeShutdownHook(stopper);
       } catch (IllegalStateException shuttingDown) {

@@ -522,7 +522,9 @@ public final class ConfigLoader {
                     .map(located -> (Map<String, String>) located.value())
                     .orElse(Map.of()),
                 string(values, ConfigSchema.SYNC_DEAD_LETTER),
-                string(values, ConfigSchema.SYNC_ON_BAD_MESSAGE)));
+                string(values, ConfigSchema.SYNC_ON_BAD_MESSAGE),
+                string(values, ConfigSchema.SYNC_TARGET),
+                list(values, ConfigSchema.SYNC_KEY)));
     return new FloeSettings(
         dataDirectory,
         catalog,

@@ -213,11 +213,27 @@ public final class ConfigSchema {
           Kind.CHOICE,
           Optional.empty(),
           "floe sync --source kafka://...: how the messages are written: canal-json (Canal's flat"
-              + " messages), debezium-json (with or without the schema envelope) or maxwell-json."
-              + " --format replaces it.",
-          List.of("canal-json", "debezium-json", "maxwell-json"),
+              + " messages), debezium-json (with or without the schema envelope), maxwell-json, or"
+              + " json (plain JSON objects, one row each, into sync.target). --format replaces"
+              + " it.",
+          List.of("canal-json", "debezium-json", "maxwell-json", "json"),
           0,
           false);
+  public static final ConfigKey SYNC_TARGET =
+      key(
+          "sync.target",
+          Kind.STRING,
+          null,
+          "floe sync --source kafka://... --format json: the Iceberg table (NAMESPACE.TABLE) every"
+              + " message is a row of; created from the first messages' fields (types inferred),"
+              + " or an existing table whose types stand. --target replaces it.");
+  public static final ConfigKey SYNC_KEY =
+      key(
+          "sync.key",
+          Kind.LIST,
+          "none: rows are appended",
+          "floe sync --source kafka://... --format json: the columns rows are upserted by (the"
+              + " table's identifier fields); without it rows are appended. --key replaces it.");
   public static final ConfigKey SYNC_STARTING_OFFSETS =
       key(
           "sync.starting-offsets",
@@ -233,8 +249,8 @@ public final class ConfigSchema {
           "none",
           "floe sync --source kafka://...: Kafka client properties passed as they are (e.g."
               + " security.protocol, sasl.mechanism, sasl.jaas.config, ssl.truststore.location);"
-              + " values of keys that contain password, secret, jaas, token, credential or"
-              + " private are never printed. --kafka-property adds to them.");
+              + " values of keys that contain password, secret, jaas, token, credential, private"
+              + " or user.info are never printed. --kafka-property adds to them.");
   public static final ConfigKey SYNC_DEAD_LETTER =
       key(
           "sync.dead-letter",
@@ -743,6 +759,8 @@ public final class ConfigSchema {
           SYNC_FLINK,
           SYNC_TOPICS,
           SYNC_FORMAT,
+          SYNC_TARGET,
+          SYNC_KEY,
           SYNC_STARTING_OFFSETS,
           SYNC_KAFKA_PROPERTIES,
           SYNC_DEAD_LETTER,

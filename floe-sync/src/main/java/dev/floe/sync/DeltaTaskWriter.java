@@ -20,7 +20,9 @@ import org.apache.iceberg.util.PropertyUtil;
 /**
  * Writes one checkpoint's changes to one table: data files, equality deletes keyed by the
  * identifier fields (key columns only), and position deletes for rows written and deleted within
- * the same checkpoint (an equality delete does not apply to rows of its own commit).
+ * the same checkpoint (an equality delete does not apply to rows of its own commit). A table
+ * without identifier fields (plain JSON appended without a key) takes inserts only, as plain data
+ * files.
  *
  * <p>Not thread-safe; one per table per writer subtask per checkpoint.
  */
@@ -31,6 +33,7 @@ final class DeltaTaskWriter extends BaseTaskWriter<Record> {
   private final PartitionKey partitionKey;
   private final InternalRecordWrapper partitionWrapper;
   private final Map<PartitionKey, RowDeltaWriter> writers = new HashMap<>();
+  private final Map<PartitionKey, RollingFileWriter> appenders = new HashMap<>();
 
   private DeltaTaskWriter(
       Table table,
@@ -101,10 +104,27 @@ final class DeltaTaskWriter extends BaseTaskWriter<Record> {
     return properties;
   }
 
-  /** Writes a row whose key is new to the table. */
+  /** Writes a row whose key is new to the table (any row of a table without a key). */
   @Override
   public void write(Record row) throws IOException {
+    if (keySchema.columns().isEmpty()) {
+      appenderFor(row).write(row);
+      return;
+    }
     writerFor(row).write(row);
+  }
+
+  private RollingFileWriter appenderFor(Record row) {
+    if (!spec().isUnpartitioned()) {
+      partitionKey.partition(partitionWrapper.wrap(row));
+    }
+    RollingFileWriter appender = appenders.get(partitionKey);
+    if (appender == null) {
+      PartitionKey copy = partitionKey.copy();
+      appender = new RollingFileWriter(spec().isUnpartitioned() ? null : copy);
+      appenders.put(copy, appender);
+    }
+    return appender;
   }
 
   /** Deletes the row with this row's key, then writes the row. */
@@ -151,6 +171,10 @@ final class DeltaTaskWriter extends BaseTaskWriter<Record> {
       writer.close();
     }
     writers.clear();
+    for (RollingFileWriter appender : appenders.values()) {
+      appender.close();
+    }
+    appenders.clear();
   }
 
   private final class RowDeltaWriter extends BaseEqualityDeltaWriter {

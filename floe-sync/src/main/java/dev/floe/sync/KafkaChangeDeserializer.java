@@ -47,6 +47,7 @@ final class KafkaChangeDeserializer implements KafkaRecordDeserializationSchema<
   private final Map<String, KafkaOffsets> alreadyHeld;
   private final String deadLetter;
   private final KafkaSyncOptions.OnBadMessage onBadMessage;
+  private final boolean typesFromTable;
 
   private transient KafkaTables tables;
   private transient Counter rejected;
@@ -63,7 +64,8 @@ final class KafkaChangeDeserializer implements KafkaRecordDeserializationSchema<
       Map<String, String> partitions,
       Map<String, KafkaOffsets> alreadyHeld,
       TableIdentifier deadLetter,
-      KafkaSyncOptions.OnBadMessage onBadMessage) {
+      KafkaSyncOptions.OnBadMessage onBadMessage,
+      boolean typesFromTable) {
     this.catalogLoader = requireNonNull(catalogLoader, "catalogLoader is null");
     this.targets = requireNonNull(targets, "targets is null");
     this.syncName = requireNonNull(syncName, "syncName is null");
@@ -72,6 +74,7 @@ final class KafkaChangeDeserializer implements KafkaRecordDeserializationSchema<
     this.alreadyHeld = Map.copyOf(alreadyHeld);
     this.deadLetter = requireNonNull(deadLetter, "deadLetter is null").toString();
     this.onBadMessage = requireNonNull(onBadMessage, "onBadMessage is null");
+    this.typesFromTable = typesFromTable;
   }
 
   @Override
@@ -82,7 +85,7 @@ final class KafkaChangeDeserializer implements KafkaRecordDeserializationSchema<
   @Override
   public void deserialize(ConsumerRecord<byte[], byte[]> message, Collector<ChangeRecord> out) {
     if (tables == null) {
-      tables = new KafkaTables(catalogLoader.open(), targets, syncName, partitions);
+      tables = new KafkaTables(catalogLoader.open(), targets, syncName, partitions, typesFromTable);
     }
     KafkaPosition at = new KafkaPosition(message.topic(), message.partition(), message.offset());
     KafkaMessageDecoder.Decoded decoded = decoder.decode(message.key(), message.value());
@@ -196,6 +199,19 @@ final class KafkaChangeDeserializer implements KafkaRecordDeserializationSchema<
       }
     }
     int schemaId = table.schema.schemaId();
+    if (table.keyPositions.length == 0) {
+      // A table without a key (plain JSON without --key) is appended to; its rows spread over
+      // the writers by partition, each partition's in order.
+      return new ChangeRecord(
+          table.key,
+          ChangeRecord.Operation.INSERT,
+          values,
+          table.key + "\u0001" + at.topic() + "\u0001" + at.partition(),
+          schemaId,
+          schemaId,
+          at,
+          millis);
+    }
     return new ChangeRecord(
         table.key,
         operation,

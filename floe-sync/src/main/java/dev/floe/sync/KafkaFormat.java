@@ -10,7 +10,9 @@ import java.util.stream.Collectors;
 public enum KafkaFormat {
   CANAL_JSON("canal-json"),
   DEBEZIUM_JSON("debezium-json"),
-  MAXWELL_JSON("maxwell-json");
+  MAXWELL_JSON("maxwell-json"),
+  /** Plain JSON objects, one row each, into one table ({@code --target}, {@code --key}). */
+  JSON("json");
 
   private final String option;
 
@@ -53,6 +55,8 @@ public enum KafkaFormat {
       case CANAL_JSON -> new CanalJsonDecoder(serverTimeZone);
       case DEBEZIUM_JSON -> new DebeziumJsonDecoder();
       case MAXWELL_JSON -> new MaxwellJsonDecoder(serverTimeZone);
+      case JSON ->
+          throw new IllegalStateException("plain JSON needs its target: use plainJson(...)");
     };
   }
 }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -34,6 +35,9 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *     (Canal, Maxwell)
  * @param deadLetter the table rejected messages go to
  * @param onBadMessage what a message that cannot be applied does
+ * @param target plain JSON ({@link KafkaFormat#JSON}): the one table, {@code NS.TABLE}, every
+ *     message is a row of
+ * @param key plain JSON: the columns rows are upserted by; empty: rows are appended
  */
 public record KafkaSyncOptions(
     String name,
@@ -49,7 +53,44 @@ public record KafkaSyncOptions(
     Map<String, String> partitions,
     ZoneId serverTimeZone,
     TableIdentifier deadLetter,
-    OnBadMessage onBadMessage) {
+    OnBadMessage onBadMessage,
+    Optional<String> target,
+    List<String> key) {
+
+  /** Settings of a CDC format (no target table, no key of its own). */
+  public KafkaSyncOptions(
+      String name,
+      String bootstrapServers,
+      String topics,
+      KafkaFormat format,
+      TableSelection selection,
+      Duration checkpointInterval,
+      int parallelism,
+      Path stateDirectory,
+      StartingOffsets startingOffsets,
+      Map<String, String> kafkaProperties,
+      Map<String, String> partitions,
+      ZoneId serverTimeZone,
+      TableIdentifier deadLetter,
+      OnBadMessage onBadMessage) {
+    this(
+        name,
+        bootstrapServers,
+        topics,
+        format,
+        selection,
+        checkpointInterval,
+        parallelism,
+        stateDirectory,
+        startingOffsets,
+        kafkaProperties,
+        partitions,
+        serverTimeZone,
+        deadLetter,
+        onBadMessage,
+        Optional.empty(),
+        List.of());
+  }
 
   /** The default dead-letter table. */
   public static final TableIdentifier DEFAULT_DEAD_LETTER =
@@ -157,6 +198,33 @@ public record KafkaSyncOptions(
     if (parallelism < 1) {
       throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
     }
+    requireNonNull(target, "target is null");
+    key = List.copyOf(requireNonNull(key, "key is null"));
+    if (format == KafkaFormat.JSON && target.isEmpty()) {
+      throw FloeException.badInput(
+          "--format json needs the table the messages go to: pass --target NAMESPACE.TABLE (and"
+              + " --key COL[,COL] to upsert by those columns instead of appending).");
+    }
+    if (format != KafkaFormat.JSON && (target.isPresent() || !key.isEmpty())) {
+      throw FloeException.badInput(
+          "--target and --key are for --format json; a "
+              + format.option()
+              + " message names its own table and primary key.");
+    }
+    target.ifPresent(
+        table -> {
+          if (!table.matches("[^.\\s]+\\.[^.\\s]+")) {
+            throw FloeException.badInput(
+                "--target " + table + " is not NAMESPACE.TABLE, e.g. --target ods.events.");
+          }
+        });
+  }
+
+  /** The decoder of the messages. */
+  KafkaMessageDecoder decoder() {
+    return format == KafkaFormat.JSON
+        ? new PlainJsonDecoder(target.orElseThrow(), key)
+        : format.decoder(serverTimeZone);
   }
 
   /** The topic pattern, matched against whole topic names. */
@@ -190,7 +258,8 @@ public record KafkaSyncOptions(
         || lower.contains("token")
         || lower.contains("credential")
         || lower.endsWith(".key")
-        || lower.contains("private");
+        || lower.contains("private")
+        || lower.contains("user.info");
   }
 
   /** The Kafka properties as they may be printed: secret values as {@code ****}. */

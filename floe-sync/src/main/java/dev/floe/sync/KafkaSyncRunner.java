@@ -141,6 +141,10 @@ public final class KafkaSyncRunner {
                     + " to resume from the tables' own offsets.");
           }
         });
+    if (catalog.catalog().tableExists(options.deadLetter())) {
+      KafkaTables.requireDeadLetterColumns(
+          catalog.catalog().loadTable(options.deadLetter()), options.deadLetter());
+    }
     Map<String, KafkaOffsets> tableOffsets = tableOffsets(catalog.catalog(), options.name());
     try (Admin admin = Admin.create(adminProperties(options))) {
       try {
@@ -335,7 +339,11 @@ public final class KafkaSyncRunner {
     }
     environment.getConfig().disableGenericTypes();
     CatalogLoader catalogLoader = new CatalogLoader(catalog.name(), catalog.properties());
-    SyncTargets targets = SyncTargets.of(options.selection());
+    // Plain JSON lands in its one target table, by the name its decoder gives each row.
+    SyncTargets targets =
+        options.format() == KafkaFormat.JSON
+            ? new SyncTargets(List.of(".*"), List.of(), "", List.of())
+            : SyncTargets.of(options.selection());
     Properties properties = new Properties();
     options.kafkaProperties().forEach(properties::setProperty);
     properties.setProperty("isolation.level", "read_committed");
@@ -355,11 +363,12 @@ public final class KafkaSyncRunner {
                     catalogLoader,
                     targets,
                     options.name(),
-                    options.format().decoder(options.serverTimeZone()),
+                    options.decoder(),
                     options.partitions(),
                     plan.tableOffsets(),
                     options.deadLetter(),
-                    options.onBadMessage()))
+                    options.onBadMessage(),
+                    options.format() == KafkaFormat.JSON))
             .build();
     DataStream<ChangeRecord> changes =
         environment

@@ -62,6 +62,7 @@ final class KafkaTables {
   private final SyncTargets targets;
   private final String syncName;
   private final Map<String, String> partitions;
+  private final boolean typesFromTable;
   private final Map<String, Target> tables = new HashMap<>();
 
   /**
@@ -70,10 +71,25 @@ final class KafkaTables {
    */
   KafkaTables(
       Catalog catalog, SyncTargets targets, String syncName, Map<String, String> partitions) {
+    this(catalog, targets, syncName, partitions, false);
+  }
+
+  /**
+   * @param typesFromTable whether a column's type is the table's whatever the message suggests
+   *     (plain JSON, whose types are only inferred): a value is read as its column's type (text as
+   *     a timestamp, a number as a decimal...), and only columns the table lacks are added
+   */
+  KafkaTables(
+      Catalog catalog,
+      SyncTargets targets,
+      String syncName,
+      Map<String, String> partitions,
+      boolean typesFromTable) {
     this.catalog = requireNonNull(catalog, "catalog is null");
     this.targets = requireNonNull(targets, "targets is null");
     this.syncName = requireNonNull(syncName, "syncName is null");
     this.partitions = Map.copyOf(partitions);
+    this.typesFromTable = typesFromTable;
   }
 
   /** A message that cannot be applied, with the reason (it goes to the dead-letter table). */
@@ -89,6 +105,7 @@ final class KafkaTables {
   static final class Target {
     final String key;
     final Table table;
+    final boolean loose;
     Schema schema;
     boolean routed;
     int databasePosition;
@@ -100,9 +117,10 @@ final class KafkaTables {
     /** The message layouts (columns and key) known to fit {@link #schema}. */
     final Set<SourceTable> fits = new HashSet<>();
 
-    Target(String key, Table table) {
+    Target(String key, Table table, boolean loose) {
       this.key = key;
       this.table = table;
+      this.loose = loose;
       reload();
     }
 
@@ -142,11 +160,17 @@ final class KafkaTables {
       Object[] values = new Object[columns.size()];
       for (Map.Entry<String, Object> entry : row.entrySet()) {
         Integer position = positions.get(lower(entry.getKey()));
+        if (position == null && entry.getValue() == null) {
+          continue; // a column only ever null so far: not added yet
+        }
         if (position == null) {
           throw new Rejection(
               "Iceberg table " + key + " has no column " + entry.getKey() + " for this message");
         }
-        values[position] = fit(entry.getValue(), columns.get(position));
+        values[position] =
+            loose
+                ? fitLoosely(entry.getValue(), columns.get(position))
+                : fit(entry.getValue(), columns.get(position));
       }
       if (routed) {
         values[databasePosition] = source.database();
@@ -168,7 +192,7 @@ final class KafkaTables {
     String key = identifier.toString();
     Target target = tables.get(key);
     if (target == null) {
-      target = new Target(key, loadOrCreate(identifier, source));
+      target = new Target(key, loadOrCreate(identifier, source), typesFromTable);
       tables.put(key, target);
     }
     if (target.fits.contains(source)) {
@@ -188,7 +212,7 @@ final class KafkaTables {
               + String.join(", ", target.keyNames)
               + "): one table cannot have two different keys");
     }
-    follow(target, source);
+    follow(target, typesFromTable ? onlyNewColumns(target, source) : source);
     if (target.fits.size() > 256) {
       target.fits.clear(); // layouts are per source table and schema: bounded, unless one never is
     }
@@ -236,8 +260,45 @@ final class KafkaTables {
       }
     }
     Table table = catalog.loadTable(identifier);
-    if (!table.schema().sameSchema(DEAD_LETTER_SCHEMA)
-        && !table.schema().asStruct().equals(DEAD_LETTER_SCHEMA.asStruct())) {
+    requireDeadLetterColumns(table, identifier);
+    target = new Target(key, table, false);
+    tables.put(key, target);
+    return target;
+  }
+
+  /** The source with only the columns the table lacks: the table's types stand. */
+  private static SourceTable onlyNewColumns(Target target, SourceTable source) {
+    return new SourceTable(
+        source.database(),
+        source.table(),
+        source.columns().stream()
+            .filter(column -> !target.positions.containsKey(lower(column.name())))
+            .toList(),
+        source.primaryKey());
+  }
+
+  /** The schema of a table created for a source: its key's identifier fields, or none. */
+  private static Schema schemaOf(SourceTable source) {
+    if (!source.primaryKey().isEmpty()) {
+      return TypeMapping.icebergSchema(source);
+    }
+    List<Types.NestedField> fields = new java.util.ArrayList<>();
+    int id = 1;
+    for (dev.floe.core.sync.SourceColumn column : source.columns()) {
+      fields.add(
+          Types.NestedField.optional(id++, column.name(), TypeMapping.icebergType(source, column)));
+    }
+    return new Schema(fields);
+  }
+
+  /**
+   * Refuses an existing table of the dead letter's name that has other columns than Floe writes.
+   *
+   * @throws FloeException BAD_INPUT naming both column lists
+   */
+  static void requireDeadLetterColumns(Table table, TableIdentifier identifier) {
+    if (!table.schema().asStruct().equals(DEAD_LETTER_SCHEMA.asStruct())
+        || !table.schema().identifierFieldIds().equals(DEAD_LETTER_SCHEMA.identifierFieldIds())) {
       throw FloeException.badInput(
           "The dead-letter table "
               + identifier
@@ -247,9 +308,6 @@ final class KafkaTables {
               + DEAD_LETTER_SCHEMA.asStruct()
               + "). Choose another with --dead-letter NS.TABLE.");
     }
-    target = new Target(key, table);
-    tables.put(key, target);
-    return target;
   }
 
   private Table loadOrCreate(TableIdentifier identifier, SourceTable source) {
@@ -260,7 +318,7 @@ final class KafkaTables {
         schema =
             route.isPresent()
                 ? RouteSchema.union(route.get().text(), List.of(source))
-                : TypeMapping.icebergSchema(source);
+                : schemaOf(source);
       } catch (FloeException cannotSync) {
         throw new Rejection(
             source.qualifiedName() + " cannot be synced: " + cannotSync.getMessage());
@@ -289,8 +347,14 @@ final class KafkaTables {
       }
     }
     Table table = catalog.loadTable(identifier);
-    if (!table.properties().containsKey(SYNC_PROPERTY)) {
-      table.updateProperties().set(SYNC_PROPERTY, syncName).commit();
+    for (int attempt = 1; !table.properties().containsKey(SYNC_PROPERTY); attempt++) {
+      try {
+        table.updateProperties().set(SYNC_PROPERTY, syncName).commit();
+      } catch (CommitFailedException concurrent) {
+        if (attempt == COMMIT_ATTEMPTS) {
+          throw concurrent;
+        }
+      }
       table.refresh();
     }
     return table;
@@ -397,6 +461,72 @@ final class KafkaTables {
               + KafkaValues.abbreviated(String.valueOf(value)));
     }
     return fitted;
+  }
+
+  /**
+   * As {@link #fit}, and where that fails, the value read as the column's type: text as a number,
+   * decimal, boolean, date, time or timestamp (ISO-8601, a space allowed for the T; without an
+   * offset a timestamp with zone is UTC), a number as text or as epoch milliseconds of a timestamp.
+   *
+   * @throws Rejection when it cannot be read so
+   */
+  static Object fitLoosely(Object value, Types.NestedField column) {
+    try {
+      return fit(value, column);
+    } catch (Rejection strict) {
+      Object read;
+      try {
+        read = read(value, column.type());
+      } catch (RuntimeException unreadable) {
+        read = null;
+      }
+      if (read == null) {
+        throw strict;
+      }
+      return fit(read, column);
+    }
+  }
+
+  private static Object read(Object value, Type type) {
+    String text = value.toString().trim();
+    return switch (type.typeId()) {
+      case LONG ->
+          value instanceof BigDecimal number ? number.longValueExact() : Long.parseLong(text);
+      case INTEGER ->
+          value instanceof BigDecimal number ? number.intValueExact() : Integer.parseInt(text);
+      case DOUBLE ->
+          value instanceof Number number ? number.doubleValue() : Double.parseDouble(text);
+      case FLOAT -> value instanceof Number number ? number.floatValue() : Float.parseFloat(text);
+      case DECIMAL -> new BigDecimal(text);
+      case STRING -> value instanceof Number || value instanceof Boolean ? text : null;
+      case BOOLEAN ->
+          text.equalsIgnoreCase("true")
+              ? Boolean.TRUE
+              : text.equalsIgnoreCase("false") ? Boolean.FALSE : null;
+      case DATE -> LocalDate.parse(text);
+      case TIME -> LocalTime.parse(text);
+      case TIMESTAMP -> {
+        OffsetDateTime instant;
+        if (value instanceof Long millis) {
+          instant =
+              OffsetDateTime.ofInstant(
+                  java.time.Instant.ofEpochMilli(millis), java.time.ZoneOffset.UTC);
+        } else {
+          String iso = text.replace(' ', 'T');
+          java.time.temporal.TemporalAccessor parsed =
+              java.time.format.DateTimeFormatter.ISO_DATE_TIME.parseBest(
+                  iso, OffsetDateTime::from, LocalDateTime::from);
+          instant =
+              parsed instanceof OffsetDateTime zoned
+                  ? zoned.withOffsetSameInstant(java.time.ZoneOffset.UTC)
+                  : ((LocalDateTime) parsed).atOffset(java.time.ZoneOffset.UTC);
+        }
+        yield ((Types.TimestampType) type).shouldAdjustToUTC()
+            ? instant
+            : instant.toLocalDateTime();
+      }
+      default -> null;
+    };
   }
 
   private static BigDecimal decimal(Object value, Types.DecimalType type) {

@@ -96,7 +96,7 @@ final class CdcScenario {
                   + name
                   + "\",\"type\":\"ALTER\",\"isDdl\":true,\"sql\":\"ALTER TABLE x\"}";
           case DEBEZIUM_JSON -> null; // a tombstone
-          case MAXWELL_JSON ->
+          case MAXWELL_JSON, JSON ->
               "{\"type\":\"table-alter\",\"database\":\"" + db + "\",\"table\":\"" + name + "\"}";
         };
     pending.add(KafkaBroker.Message.of(table + ":ddl", value));

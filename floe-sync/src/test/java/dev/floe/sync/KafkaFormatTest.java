@@ -21,6 +21,6 @@ class KafkaFormatTest {
         .isInstanceOf(FloeException.class)
         .hasMessage(
             "--format avro is not a format Floe reads from Kafka. Use one of: canal-json,"
-                + " debezium-json, maxwell-json.");
+                + " debezium-json, maxwell-json, json.");
   }
 }

@@ -43,10 +43,9 @@ class KafkaSyncITCase {
   private static final Duration DEADLINE = Duration.ofSeconds(90);
   private static final Map<String, String> ORDERS =
       columns("id", "bigint(20)", "name", "varchar(64)", "qty", "int(11)");
-  private static final Map<String, String> ORDERS_WITH_NOTE =
+  static final Map<String, String> ORDERS_WITH_NOTE =
       columns("id", "bigint(20)", "name", "varchar(64)", "qty", "int(11)", "note", "varchar(32)");
-  private static final Map<String, String> CUSTOMERS =
-      columns("id", "bigint(20)", "email", "varchar(128)");
+  static final Map<String, String> CUSTOMERS = columns("id", "bigint(20)", "email", "varchar(128)");
 
   @TempDir Path directory;
 
@@ -151,7 +150,9 @@ class KafkaSyncITCase {
   }
 
   @ParameterizedTest
-  @EnumSource(KafkaFormat.class)
+  @EnumSource(
+      value = KafkaFormat.class,
+      names = {"CANAL_JSON", "DEBEZIUM_JSON", "MAXWELL_JSON"})
   void eachFormatThroughInsertsUpdatesDeletesANewColumnAndANewTable(KafkaFormat format)
       throws Exception {
     String topic = uniqueTopic("cdc-" + format.option());
@@ -362,6 +363,153 @@ class KafkaSyncITCase {
                   + " partition 0 offset "
                   + bad.offset()
                   + " cannot be applied: a Canal JSON INSERT message needs \"database\"");
+    }
+  }
+
+  private KafkaSyncOptions json(String name, String topic, String target, List<String> key) {
+    KafkaSyncOptions base = options(name, topic, KafkaFormat.CANAL_JSON);
+    return new KafkaSyncOptions(
+        base.name(),
+        base.bootstrapServers(),
+        base.topics(),
+        KafkaFormat.JSON,
+        base.selection(),
+        base.checkpointInterval(),
+        base.parallelism(),
+        base.stateDirectory(),
+        base.startingOffsets(),
+        base.kafkaProperties(),
+        base.partitions(),
+        base.serverTimeZone(),
+        base.deadLetter(),
+        base.onBadMessage(),
+        Optional.of(target),
+        key);
+  }
+
+  private Map<String, String> rows(TableIdentifier identifier, String key) throws Exception {
+    Map<String, String> rows = new TreeMap<>();
+    if (!catalog.catalog().tableExists(identifier)) {
+      return rows;
+    }
+    Table table = catalog.catalog().loadTable(identifier);
+    table.refresh();
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      int n = 0;
+      for (Record record : records) {
+        List<String> values = new ArrayList<>();
+        table
+            .schema()
+            .columns()
+            .forEach(column -> values.add(column.name() + "=" + record.getField(column.name())));
+        String id = key == null ? String.valueOf(n++) : String.valueOf(record.getField(key));
+        if (rows.put(id, String.join(",", values)) != null) {
+          throw new AssertionError("duplicate key " + id);
+        }
+      }
+    }
+    return rows;
+  }
+
+  @Test
+  void plainJsonUpsertsByItsKeyAndAddsNewFieldsAsColumns() throws Exception {
+    String topic = uniqueTopic("json-upsert");
+    broker.createTopic(topic, 2);
+    broker.send(
+        topic,
+        List.of(
+            KafkaBroker.Message.of("1", "{\"id\":1,\"name\":\"a\",\"amount\":1.5,\"ok\":true}"),
+            KafkaBroker.Message.of("2", "{\"id\":2,\"name\":\"b\",\"amount\":2.5,\"ok\":null}"),
+            KafkaBroker.Message.of(
+                "1", "{\"id\":1,\"name\":\"a2\",\"amount\":3.25,\"ok\":false}")));
+    TableIdentifier events = TableIdentifier.of("ods", "events");
+    try (RunningSync sync =
+        new KafkaSyncRunner(catalog).start(json("json", topic, "ods.events", List.of("id")))) {
+      Poll.until(
+          "ods.events holds the upserted rows",
+          DEADLINE,
+          Duration.ofMillis(500),
+          () ->
+              rows(events, "id")
+                  .equals(
+                      Map.of(
+                          "1", "id=1,name=a2,amount=3.25,ok=false",
+                          "2", "id=2,name=b,amount=2.5,ok=null")));
+      broker.send(
+          topic, List.of(KafkaBroker.Message.of("3", "{\"id\":3,\"name\":\"c\",\"tag\":\"new\"}")));
+      Poll.until(
+          "a new field becomes an optional column",
+          DEADLINE,
+          Duration.ofMillis(500),
+          () -> "id=3,name=c,amount=null,ok=null,tag=new".equals(rows(events, "id").get("3")));
+      Table table = catalog.catalog().loadTable(events);
+      assertThat(table.schema().identifierFieldNames()).containsExactly("id");
+      assertThat(table.schema().findField("amount").type())
+          .isEqualTo(org.apache.iceberg.types.Types.DoubleType.get());
+      sync.cancel(Duration.ofSeconds(60));
+    }
+  }
+
+  @Test
+  void plainJsonAppendsIntoAnExistingTableWithItsTypesOnceEvenAfterARestartWithoutCheckpoints()
+      throws Exception {
+    String topic = uniqueTopic("json-append");
+    broker.createTopic(topic, 2);
+    TableIdentifier clicks = TableIdentifier.of("ods", "clicks");
+    ((org.apache.iceberg.catalog.SupportsNamespaces) catalog.catalog())
+        .createNamespace(org.apache.iceberg.catalog.Namespace.of("ods"));
+    catalog
+        .catalog()
+        .buildTable(
+            clicks,
+            new org.apache.iceberg.Schema(
+                org.apache.iceberg.types.Types.NestedField.optional(
+                    1, "at", org.apache.iceberg.types.Types.TimestampType.withZone()),
+                org.apache.iceberg.types.Types.NestedField.optional(
+                    2, "user", org.apache.iceberg.types.Types.StringType.get()),
+                org.apache.iceberg.types.Types.NestedField.optional(
+                    3, "clicks", org.apache.iceberg.types.Types.LongType.get())))
+        .withProperty("format-version", "2")
+        .create();
+    List<KafkaBroker.Message> first = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      first.add(
+          KafkaBroker.Message.of(
+              "u" + i,
+              "{\"at\":\"2026-01-0"
+                  + (i + 1)
+                  + " 10:00:00\",\"user\":\"u"
+                  + i
+                  + "\",\"clicks\":\""
+                  + i
+                  + "\"}"));
+    }
+    broker.send(topic, first);
+    KafkaSyncOptions options = json("append", topic, "ods.clicks", List.of());
+    try (RunningSync sync = new KafkaSyncRunner(catalog).start(options)) {
+      Poll.until(
+          "the six rows are appended",
+          DEADLINE,
+          Duration.ofMillis(500),
+          () -> rows(clicks, "user").size() == 6);
+      assertThat(rows(clicks, "user").get("u2")).isEqualTo("at=2026-01-03T10:00Z,user=u2,clicks=2");
+      sync.cancel(Duration.ofSeconds(60));
+    }
+    deleteRecursively(options.stateDirectory());
+    broker.send(
+        topic,
+        List.of(
+            KafkaBroker.Message.of(
+                "u9", "{\"at\":\"2026-02-01T00:00:00+01:00\",\"user\":\"u9\",\"clicks\":9}")));
+    try (RunningSync sync = new KafkaSyncRunner(catalog).start(options)) {
+      Poll.until(
+          "the new row is appended, the old ones are not again",
+          DEADLINE,
+          Duration.ofMillis(500),
+          () -> rows(clicks, "user").containsKey("u9"));
+      assertThat(rows(clicks, "user")).hasSize(7);
+      assertThat(rows(clicks, "user").get("u9")).isEqualTo("at=2026-01-31T23:00Z,user=u9,clicks=9");
+      sync.cancel(Duration.ofSeconds(60));
     }
   }
 

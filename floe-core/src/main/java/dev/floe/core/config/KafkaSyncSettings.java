@@ -2,6 +2,7 @@ package dev.floe.core.config;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -18,6 +19,8 @@ import java.util.Optional;
  *     sync.kafka.properties}); values of secret-named keys are never printed
  * @param deadLetter the table rejected messages go to, NS.TABLE ({@code sync.dead-letter})
  * @param onBadMessage dead-letter or fail ({@code sync.on-bad-message})
+ * @param target plain JSON: the table every message is a row of ({@code sync.target})
+ * @param key plain JSON: the columns rows are upserted by; empty: appended ({@code sync.key})
  */
 public record KafkaSyncSettings(
     Optional<String> topics,
@@ -25,7 +28,9 @@ public record KafkaSyncSettings(
     Optional<String> startingOffsets,
     Map<String, String> properties,
     Optional<String> deadLetter,
-    Optional<String> onBadMessage) {
+    Optional<String> onBadMessage,
+    Optional<String> target,
+    List<String> key) {
 
   public KafkaSyncSettings {
     requireNonNull(topics, "topics is null");
@@ -34,6 +39,8 @@ public record KafkaSyncSettings(
     properties = Map.copyOf(requireNonNull(properties, "properties is null"));
     requireNonNull(deadLetter, "deadLetter is null");
     requireNonNull(onBadMessage, "onBadMessage is null");
+    requireNonNull(target, "target is null");
+    key = List.copyOf(requireNonNull(key, "key is null"));
   }
 
   public static KafkaSyncSettings defaults() {
@@ -43,6 +50,8 @@ public record KafkaSyncSettings(
         Optional.empty(),
         Map.of(),
         Optional.empty(),
-        Optional.empty());
+        Optional.empty(),
+        Optional.empty(),
+        List.of());
   }
 }
