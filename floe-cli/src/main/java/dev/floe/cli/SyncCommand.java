@@ -14,6 +14,7 @@ import dev.floe.mysql.SourceFactsReader;
 import dev.floe.sync.FlinkClusterAddress;
 import dev.floe.sync.KafkaFormat;
 import dev.floe.sync.KafkaSyncOptions;
+import dev.floe.sync.KafkaSyncProgress;
 import dev.floe.sync.KafkaSyncRunner;
 import dev.floe.sync.KeeperReporter;
 import dev.floe.sync.ProgressPrinter;
@@ -25,6 +26,7 @@ import dev.floe.sync.SyncProgress;
 import dev.floe.sync.SyncRunner;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -390,6 +392,29 @@ final class SyncCommand implements Callable<Integer> {
           serverTimeZone,
           cluster);
     }
+    List<String> kafkaOnly = new ArrayList<>();
+    for (Object[] flag :
+        new Object[][] {
+          {"--topics", topics},
+          {"--format", format},
+          {"--target", target},
+          {"--key", key},
+          {"--starting-offsets", startingOffsets},
+          {"--kafka-property", kafkaProperties},
+          {"--dead-letter", deadLetter},
+          {"--on-bad-message", onBadMessage}
+        }) {
+      if (flag[1] != null) {
+        kafkaOnly.add((String) flag[0]);
+      }
+    }
+    if (!kafkaOnly.isEmpty()) {
+      throw FloeException.badInput(
+          String.join(", ", kafkaOnly)
+              + (kafkaOnly.size() == 1 ? " is" : " are")
+              + " for a Kafka source (--source kafka://HOST:PORT[,HOST:PORT...]), not a MySQL"
+              + " one.");
+    }
     MySqlSourceAddress address =
         SourceAddresses.resolve(Optional.ofNullable(source), settings, floe.environment())
             .withoutDatabase();
@@ -560,6 +585,34 @@ final class SyncCommand implements Callable<Integer> {
       throws Exception {
     dev.floe.core.config.KafkaSyncSettings defaults = settings.sync().kafka();
     String inputName = source != null ? "--source" : "source.url";
+    List<String> mysqlOnly = new ArrayList<>();
+    if (resnapshot != null) {
+      mysqlOnly.add("--resnapshot");
+    }
+    if (chunkRows != null) {
+      mysqlOnly.add("--chunk-rows");
+    }
+    if (snapshotRowsPerSecond != null) {
+      mysqlOnly.add("--snapshot-rows-per-second");
+    }
+    if (heartbeatIntervalSeconds != null) {
+      mysqlOnly.add("--heartbeat-interval");
+    }
+    if (keeper != null) {
+      mysqlOnly.add("--keeper");
+    }
+    if (!mysqlOnly.isEmpty()) {
+      throw FloeException.badInput(
+          String.join(", ", mysqlOnly)
+              + (mysqlOnly.size() == 1 ? " is" : " are")
+              + " for a MySQL source; a Kafka sync ("
+              + inputName
+              + " "
+              + url
+              + ") has no snapshot, binlog or keeper report yet. Leave "
+              + (mysqlOnly.size() == 1 ? "it" : "them")
+              + " out.");
+    }
     String bootstrap = KafkaSyncOptions.bootstrapServers(url, inputName);
     String topicPattern =
         Optional.ofNullable(topics)
@@ -668,6 +721,11 @@ final class SyncCommand implements Callable<Integer> {
     if (!properties.isEmpty()) {
       out.println("Kafka client properties: " + KafkaSyncOptions.masked(properties));
     }
+    if (settings.keeper().url().isPresent()) {
+      out.println(
+          "floe: keeper.url is set, but a Kafka sync does not report to the keeper yet; its"
+              + " tables are found by the keeper like any other.");
+    }
     out.println(
         (options.target().isPresent()
                 ? "Every message is a row of "
@@ -711,12 +769,32 @@ final class SyncCommand implements Callable<Integer> {
             },
             "floe-sync-stop");
     Runtime.getRuntime().addShutdownHook(stopper);
+    KafkaSyncProgress tracker =
+        new KafkaSyncProgress(catalog.catalog(), options, java.time.Clock.systemUTC());
+    ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
+    if (progressIntervalSeconds > 0) {
+      progress.scheduleAtFixedRate(
+          () -> {
+            try {
+              out.println(tracker.status().line());
+              out.flush();
+            } catch (RuntimeException unreadable) {
+              org.slf4j.LoggerFactory.getLogger(SyncCommand.class)
+                  .warn("cannot report progress: {}", unreadable.getMessage());
+            }
+          },
+          progressIntervalSeconds,
+          progressIntervalSeconds,
+          TimeUnit.SECONDS);
+    }
     try {
       sync.await();
       return ExitCodes.OK;
     } catch (ExecutionException failed) {
       throw FloeException.internal("The sync job failed: " + rootMessage(failed), failed);
     } finally {
+      progress.shutdownNow();
+      tracker.close();
       try {
         Runtime.getRuntime().removeShutdownHook(stopper);
       } catch (IllegalStateException shuttingDown) {

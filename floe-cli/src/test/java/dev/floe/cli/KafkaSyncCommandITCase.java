@@ -55,6 +55,33 @@ class KafkaSyncCommandITCase {
   }
 
   @Test
+  void refusesFlagsOfTheOtherKindOfSource() {
+    CliRun kafka =
+        sync(
+            "--source",
+            "kafka://" + broker.bootstrapServers(),
+            "--topics",
+            "x",
+            "--format",
+            "canal-json",
+            "--chunk-rows",
+            "5",
+            "--resnapshot");
+    assertThat(kafka.exitCode()).isNotZero();
+    assertThat(kafka.err())
+        .contains(
+            "--resnapshot, --chunk-rows are for a MySQL source; a Kafka sync (--source kafka://"
+                + broker.bootstrapServers()
+                + ") has no snapshot, binlog or keeper report yet. Leave them out.");
+    CliRun mysql =
+        sync("--source", "mysql://root@127.0.0.1:1", "--tables", "a\\..*", "--topics", "x");
+    assertThat(mysql.err())
+        .contains(
+            "--topics is for a Kafka source (--source kafka://HOST:PORT[,HOST:PORT...]), not a"
+                + " MySQL one.");
+  }
+
+  @Test
   void refusesAPatternMatchingNoTopicAndAnAddressThatIsNotHostPort() throws Exception {
     String topic = "cli-listed-" + Long.toHexString(System.nanoTime());
     broker.createTopic(topic, 1);
@@ -111,6 +138,8 @@ class KafkaSyncCommandITCase {
             "ods",
             "--checkpoint-interval",
             "1",
+            "--progress-interval",
+            "1",
             "--kafka-property",
             "ssl.key.password=hunter2",
             "--kafka-property",
@@ -123,7 +152,14 @@ class KafkaSyncCommandITCase {
           "the 20 rows are in ods.items",
           DEADLINE,
           Duration.ofMillis(500),
-          () -> catalog.catalog().tableExists(items) && count(catalog, items) == 20);
+          () -> {
+            if (!process.isAlive()) {
+              throw new AssertionError("floe sync ended:\n" + Files.readString(log));
+            }
+            return catalog.catalog().tableExists(items) && count(catalog, items) == 20;
+          });
+      FloeProcess.awaitOutput(
+          process, log, "progress: 1 table; 0 messages behind on 2 partitions; 0 rejected; lag");
       String output = Files.readString(log);
       assertThat(output)
           .contains(

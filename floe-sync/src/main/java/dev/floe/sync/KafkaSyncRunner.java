@@ -145,7 +145,8 @@ public final class KafkaSyncRunner {
       KafkaTables.requireDeadLetterColumns(
           catalog.catalog().loadTable(options.deadLetter()), options.deadLetter());
     }
-    Map<String, KafkaOffsets> tableOffsets = tableOffsets(catalog.catalog(), options.name());
+    Map<String, KafkaOffsets> tableOffsets =
+        tableOffsets(catalog.catalog(), options.name(), namespaces(options));
     try (Admin admin = Admin.create(adminProperties(options))) {
       try {
         admin.describeCluster().nodes().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -283,11 +284,19 @@ public final class KafkaSyncRunner {
    * Per Iceberg table this sync writes (property {@link KafkaTables#SYNC_PROPERTY}), the offsets
    * its newest commit recorded.
    */
-  static Map<String, KafkaOffsets> tableOffsets(Catalog catalog, String syncName) {
+  static Map<String, KafkaOffsets> tableOffsets(
+      Catalog catalog, String syncName, Optional<List<Namespace>> only) {
     Map<String, KafkaOffsets> offsets = new LinkedHashMap<>();
     List<Namespace> namespaces =
-        catalog instanceof SupportsNamespaces listing ? listing.listNamespaces() : List.of();
+        only.orElseGet(
+            () ->
+                catalog instanceof SupportsNamespaces listing
+                    ? listing.listNamespaces()
+                    : List.of());
     for (Namespace namespace : namespaces) {
+      if (catalog instanceof SupportsNamespaces listing && !listing.namespaceExists(namespace)) {
+        continue;
+      }
       for (TableIdentifier identifier : catalog.listTables(namespace)) {
         Table table;
         try {
@@ -301,6 +310,23 @@ public final class KafkaSyncRunner {
       }
     }
     return offsets;
+  }
+
+  /**
+   * The namespaces the sync's tables can be in, when the options say (plain JSON's target, or
+   * --target-namespace and the routes' namespaces); empty: any, the catalog is searched.
+   */
+  static Optional<List<Namespace>> namespaces(KafkaSyncOptions options) {
+    if (options.target().isPresent()) {
+      return Optional.of(List.of(TableIdentifier.parse(options.target().get()).namespace()));
+    }
+    if (options.selection().targetNamespace().isEmpty()) {
+      return Optional.empty();
+    }
+    java.util.Set<Namespace> namespaces = new java.util.LinkedHashSet<>();
+    namespaces.add(Namespace.of(options.selection().targetNamespace().get()));
+    options.selection().routes().forEach(route -> namespaces.add(Namespace.of(route.namespace())));
+    return Optional.of(List.copyOf(namespaces));
   }
 
   /** The Kafka offsets the table's newest commit that has any recorded. */

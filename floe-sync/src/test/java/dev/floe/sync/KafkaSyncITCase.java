@@ -514,6 +514,83 @@ class KafkaSyncITCase {
   }
 
   @Test
+  void startingOffsetsLatestAndTimestampChooseWhereAFirstStartReads() throws Exception {
+    String topic = uniqueTopic("cdc-start");
+    broker.createTopic(topic, 2);
+    CdcScenario before = new CdcScenario(KafkaFormat.CANAL_JSON);
+    before.table("shop.orders", ORDERS);
+    for (long id = 1; id <= 10; id++) {
+      before.insert("shop.orders", id, "before " + id, 1);
+    }
+    broker.send(topic, before.take());
+    long boundary = System.currentTimeMillis();
+    Poll.until(
+        "the clock is past the first messages' timestamps",
+        Duration.ofSeconds(5),
+        Duration.ofMillis(10),
+        () -> System.currentTimeMillis() > boundary + 1);
+    CdcScenario after = new CdcScenario(KafkaFormat.CANAL_JSON);
+    after.table("shop.orders", ORDERS);
+    for (long id = 11; id <= 20; id++) {
+      after.insert("shop.orders", id, "after " + id, 2);
+    }
+    broker.send(topic, after.take());
+    for (KafkaSyncOptions.StartingOffsets start :
+        List.of(
+            KafkaSyncOptions.StartingOffsets.parse("latest", "--starting-offsets"),
+            KafkaSyncOptions.StartingOffsets.parse(
+                "timestamp:" + (boundary + 1), "--starting-offsets"))) {
+      KafkaSyncOptions base = options("start-" + start.kind(), topic, KafkaFormat.CANAL_JSON);
+      KafkaSyncOptions options =
+          new KafkaSyncOptions(
+              base.name(),
+              base.bootstrapServers(),
+              base.topics(),
+              base.format(),
+              base.selection(),
+              base.checkpointInterval(),
+              base.parallelism(),
+              base.stateDirectory(),
+              start,
+              base.kafkaProperties(),
+              base.partitions(),
+              base.serverTimeZone(),
+              base.deadLetter(),
+              base.onBadMessage());
+      KafkaSyncRunner.Plan plan = new KafkaSyncRunner(catalog).plan(options);
+      long ends = plan.start().next().values().stream().mapToLong(Long::longValue).sum();
+      if (start.kind() == KafkaSyncOptions.StartingOffsets.Kind.LATEST) {
+        assertThat(ends).as("latest: every partition's end").isEqualTo(20);
+      } else {
+        assertThat(ends).as("timestamp: after the first ten messages").isEqualTo(10);
+      }
+    }
+    // A real first start from the timestamp syncs only the later rows.
+    KafkaSyncOptions base = options("start-run", topic, KafkaFormat.CANAL_JSON);
+    KafkaSyncOptions fromTimestamp =
+        new KafkaSyncOptions(
+            base.name(),
+            base.bootstrapServers(),
+            base.topics(),
+            base.format(),
+            base.selection(),
+            base.checkpointInterval(),
+            base.parallelism(),
+            base.stateDirectory(),
+            KafkaSyncOptions.StartingOffsets.parse(
+                "timestamp:" + (boundary + 1), "--starting-offsets"),
+            base.kafkaProperties(),
+            base.partitions(),
+            base.serverTimeZone(),
+            base.deadLetter(),
+            base.onBadMessage());
+    try (RunningSync sync = new KafkaSyncRunner(catalog).start(fromTimestamp)) {
+      awaitEqual(after);
+      sync.cancel(Duration.ofSeconds(60));
+    }
+  }
+
+  @Test
   void refusesAPatternMatchingNoTopicListingThoseThatExist() {
     String topic = uniqueTopic("listed");
     broker.createTopic(topic, 1);
