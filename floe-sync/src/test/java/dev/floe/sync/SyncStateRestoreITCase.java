@@ -41,7 +41,14 @@ class SyncStateRestoreITCase {
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   @ParameterizedTest(name = "{0} {1}")
-  @CsvSource({"v0, checkpoint", "v0, savepoint", "v1, checkpoint", "v1, savepoint"})
+  @CsvSource({
+    "v0, checkpoint",
+    "v0, savepoint",
+    "v1, checkpoint",
+    "v1, savepoint",
+    "v2, checkpoint",
+    "v2, savepoint"
+  })
   void restoresTheStateOfAnEarlierVersion(String version, String kind) throws Exception {
     Properties fixture = properties(version);
     Map<String, List<String>> script = SyncStateFixture.script();
