@@ -591,6 +591,81 @@ class KafkaSyncITCase {
   }
 
   @Test
+  void aRouteMergesShardsIntoOneTableKeyedByTheirSource() throws Exception {
+    String topic = uniqueTopic("cdc-route");
+    broker.createTopic(topic, 2);
+    CdcScenario scenario = new CdcScenario(KafkaFormat.CANAL_JSON);
+    for (String shard : List.of("shop_1.orders", "shop_2.orders")) {
+      scenario.table(shard, ORDERS);
+      for (long id = 1; id <= 5; id++) {
+        scenario.insert(shard, id, shard + " " + id, (int) id);
+      }
+    }
+    scenario.update("shop_1.orders", 2, "name", "changed");
+    scenario.delete("shop_2.orders", 3);
+    broker.send(topic, scenario.take());
+    KafkaSyncOptions base = options("route", topic, KafkaFormat.CANAL_JSON);
+    KafkaSyncOptions options =
+        new KafkaSyncOptions(
+            base.name(),
+            base.bootstrapServers(),
+            base.topics(),
+            base.format(),
+            TableSelection.of(List.of("shop_\\d+\\..*"), List.of(), Optional.empty())
+                .withRoutes("--route", List.of("shop_\\d+\\.orders -> ods.orders")),
+            base.checkpointInterval(),
+            base.parallelism(),
+            base.stateDirectory(),
+            base.startingOffsets(),
+            base.kafkaProperties(),
+            base.partitions(),
+            base.serverTimeZone(),
+            base.deadLetter(),
+            base.onBadMessage());
+    TableIdentifier orders = TableIdentifier.of("ods", "orders");
+    Map<String, String> expected = new TreeMap<>();
+    scenario
+        .expected()
+        .forEach(
+            (shard, rows) ->
+                rows.forEach(
+                    (id, row) -> expected.put(shard + "/" + id, String.valueOf(row.get("name")))));
+    try (RunningSync sync = new KafkaSyncRunner(catalog).start(options)) {
+      Poll.until(
+          "both shards' rows are in ods.orders, each under its source",
+          DEADLINE,
+          Duration.ofMillis(500),
+          () -> expected.equals(routedRows(orders)));
+      assertThat(catalog.catalog().loadTable(orders).schema().identifierFieldNames())
+          .containsExactlyInAnyOrder("id", "_source_db", "_source_table");
+      sync.cancel(Duration.ofSeconds(60));
+    }
+    assertThat(expected).hasSize(9).containsEntry("shop_1.orders/2", "changed");
+  }
+
+  private Map<String, String> routedRows(TableIdentifier identifier) throws Exception {
+    Map<String, String> rows = new TreeMap<>();
+    if (!catalog.catalog().tableExists(identifier)) {
+      return rows;
+    }
+    Table table = catalog.catalog().loadTable(identifier);
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      for (Record record : records) {
+        String key =
+            record.getField("_source_db")
+                + "."
+                + record.getField("_source_table")
+                + "/"
+                + record.getField("id");
+        if (rows.put(key, String.valueOf(record.getField("name"))) != null) {
+          throw new AssertionError("duplicate key " + key);
+        }
+      }
+    }
+    return rows;
+  }
+
+  @Test
   void refusesAPatternMatchingNoTopicListingThoseThatExist() {
     String topic = uniqueTopic("listed");
     broker.createTopic(topic, 1);

@@ -396,12 +396,21 @@ public final class KafkaBroker implements AutoCloseable {
     return command;
   }
 
-  /** A KRaft cluster id: 16 random bytes, URL-safe base64 without padding (Kafka's Uuid text). */
+  /**
+   * A KRaft cluster id: 16 random bytes, URL-safe base64 without padding (Kafka's Uuid text). Never
+   * one that begins with '-' (one in 64 would): the storage tool's argument parser takes it for an
+   * option and fails with "argument --cluster-id/-t: expected one argument".
+   */
   private static String clusterId() {
-    UUID uuid = UUID.randomUUID();
-    ByteBuffer bytes = ByteBuffer.allocate(16);
-    bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+    while (true) {
+      UUID uuid = UUID.randomUUID();
+      ByteBuffer bytes = ByteBuffer.allocate(16);
+      bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
+      String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+      if (!id.startsWith("-")) {
+        return id;
+      }
+    }
   }
 
   private static List<Path> readClasspath() {
