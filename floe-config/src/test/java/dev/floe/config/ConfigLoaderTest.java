@@ -91,6 +91,50 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void syncKafkaKeys() throws Exception {
+    FloeSettings settings =
+        load(
+            """
+            source:
+              url: kafka://k1:9092,k2:9092
+            sync:
+              topics: shop\\..*
+              format: Debezium-JSON
+              starting-offsets: timestamp:1700000000000
+              kafka:
+                properties:
+                  security.protocol: SASL_SSL
+                  sasl.jaas.config: secret
+              dead-letter: ops.rejected
+              on-bad-message: fail
+              target: ods.events
+              key: [id, region]
+            """);
+
+    dev.floe.core.config.KafkaSyncSettings kafka = settings.sync().kafka();
+    assertThat(settings.sourceUrl()).contains("kafka://k1:9092,k2:9092");
+    assertThat(kafka.topics()).contains("shop\\..*");
+    assertThat(kafka.format()).contains("debezium-json");
+    assertThat(kafka.startingOffsets()).contains("timestamp:1700000000000");
+    assertThat(kafka.properties())
+        .containsEntry("security.protocol", "SASL_SSL")
+        .containsEntry("sasl.jaas.config", "secret");
+    assertThat(kafka.deadLetter()).contains("ops.rejected");
+    assertThat(kafka.onBadMessage()).contains("fail");
+    assertThat(kafka.target()).contains("ods.events");
+    assertThat(kafka.key()).containsExactly("id", "region");
+    assertThat(load("").sync().kafka())
+        .isEqualTo(dev.floe.core.config.KafkaSyncSettings.defaults());
+
+    Path file = directory.resolve("bad.yaml");
+    Files.writeString(file, "sync:\n  format: avro\n");
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessageContaining("sync.format must be")
+        .hasMessageContaining("canal-json")
+        .hasMessageContaining("'avro'");
+  }
+
+  @Test
   void syncThrottleAndPartitions() throws Exception {
     FloeSettings settings =
         load(
