@@ -3,10 +3,7 @@ package dev.floe.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,8 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -49,9 +44,9 @@ class RestCatalogServerTest {
       assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
       assertThat(created.body()).contains("\"location\":\"" + server.warehouse() + "shop\"");
       assertThat(get(server, "/v1/namespaces").body()).contains("[\"shop\"]");
-      assertThat(listeningAddresses(port)).containsExactly("127.0.0.1");
+      assertThat(Listeners.addresses(port)).containsExactly("127.0.0.1");
     }
-    assertThat(accepts(port)).as("port %d still accepts", port).isFalse();
+    assertThat(Listeners.accepts(port)).as("port %d still accepts", port).isFalse();
     assertThat(Files.exists(directory)).isFalse();
   }
 
@@ -80,7 +75,7 @@ class RestCatalogServerTest {
         "the REST catalog of a dead JVM stopped and removed",
         Duration.ofSeconds(60),
         Duration.ofMillis(200),
-        () -> !accepts(port) && !Files.exists(directory));
+        () -> !Listeners.accepts(port) && !Files.exists(directory));
   }
 
   /** Run in a child JVM: starts a server, prints where, and exits without closing it. */
@@ -97,36 +92,5 @@ class RestCatalogServerTest {
     return client.send(
         HttpRequest.newBuilder(URI.create(server.uri() + path)).GET().build(),
         HttpResponse.BodyHandlers.ofString());
-  }
-
-  /** The local addresses with a listening TCP socket on the port, from /proc/net/tcp and tcp6. */
-  private static List<String> listeningAddresses(int port) throws IOException {
-    String portHex = String.format(Locale.ROOT, ":%04X", port);
-    List<String> addresses = new java.util.ArrayList<>();
-    for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-      for (String row :
-          Files.readAllLines(Path.of(table))
-              .subList(1, Files.readAllLines(Path.of(table)).size())) {
-        String[] fields = row.trim().split("\\s+");
-        boolean listening = fields[3].equals("0A");
-        if (listening && fields[1].endsWith(portHex)) {
-          String address = fields[1].substring(0, fields[1].indexOf(':'));
-          // 127.0.0.1, as IPv4 or as an IPv4-mapped IPv6 address (::ffff:127.0.0.1)
-          boolean loopback =
-              address.equals("0100007F") || address.equals("0000000000000000FFFF00000100007F");
-          addresses.add(loopback ? "127.0.0.1" : address);
-        }
-      }
-    }
-    return addresses;
-  }
-
-  private static boolean accepts(int port) {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-      return true;
-    } catch (IOException refused) {
-      return false;
-    }
   }
 }
