@@ -166,9 +166,14 @@ final class FileGroupRewriter {
           resolver.deleteKeys(),
           resolver.spilledRuns());
     } catch (IOException | RuntimeException e) {
-      writer.abort();
-      for (DeleteFile delete : addedDeletes) {
-        table.io().deleteFile(delete.location());
+      // Cleaning up must not hide why the rewrite failed: its own failure rides along.
+      try {
+        writer.abort();
+        for (DeleteFile delete : addedDeletes) {
+          table.io().deleteFile(delete.location());
+        }
+      } catch (RuntimeException cleanup) {
+        e.addSuppressed(cleanup);
       }
       if (e instanceof IOException io) {
         throw new UncheckedIOException("cannot rewrite a file group of " + table.name(), io);
@@ -234,7 +239,9 @@ final class FileGroupRewriter {
       throws IOException {
     PositionDeleteWriter<Record> writer =
         appenders.newPosDeleteWriter(
-            outputs.newOutputFile(spec, file.partition()), FileFormat.PARQUET, file.partition());
+            RollingWriter.newOutputFile(outputs, spec, file.partition()),
+            FileFormat.PARQUET,
+            file.partition());
     try (writer) {
       PositionDelete<Record> delete = PositionDelete.create();
       for (int position = deleted.nextSetBit(0);

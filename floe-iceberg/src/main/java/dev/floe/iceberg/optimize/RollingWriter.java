@@ -12,6 +12,7 @@ import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericAppenderFactory;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.encryption.EncryptedOutputFile;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 
@@ -53,7 +54,7 @@ final class RollingWriter implements Closeable {
     if (current == null) {
       current =
           appenders.newDataWriter(
-              files.newOutputFile(spec, partition), FileFormat.PARQUET, partition);
+              newOutputFile(files, spec, partition), FileFormat.PARQUET, partition);
       currentRows = 0;
     }
     current.write(row);
@@ -79,6 +80,17 @@ final class RollingWriter implements Closeable {
       closeCurrent();
     }
     return List.copyOf(written);
+  }
+
+  /**
+   * A new file in the partition's data directory. An unpartitioned table's files go straight into
+   * {@code data/}: Iceberg's location provider joins an empty partition path as {@code data//NAME},
+   * which a file system reads as {@code data/NAME} but object stores keep as another key (and
+   * S3-compatible servers may refuse as an ambiguous URI).
+   */
+  static EncryptedOutputFile newOutputFile(
+      OutputFileFactory files, PartitionSpec spec, StructLike partition) {
+    return spec.isUnpartitioned() ? files.newOutputFile() : files.newOutputFile(spec, partition);
   }
 
   /** Deletes every file written so far. */
