@@ -2,16 +2,12 @@ package dev.floe.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.floe.core.config.CatalogSettings;
-import dev.floe.core.config.CatalogType;
 import dev.floe.testing.MariaDbExtension;
 import dev.floe.testing.MariaDbServer;
 import dev.floe.testing.PostgresExtension;
 import dev.floe.testing.PostgresServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,16 +37,7 @@ class PostgresCatalogFlowITCase {
             "properties:",
             "  jdbc.user: " + postgres.user(),
             "  jdbc.password: " + postgres.password());
-    CatalogSettings catalog =
-        new CatalogSettings(
-            CatalogType.JDBC,
-            "lake",
-            Optional.of(postgres.jdbcUrl(database)),
-            Optional.of(warehouse),
-            Map.of("jdbc.user", postgres.user(), "jdbc.password", postgres.password()));
-
-    SharedCatalogFlow.History history =
-        new SharedCatalogFlow(directory, mariadb, yaml, catalog).run();
+    SharedCatalogFlow.History history = new SharedCatalogFlow(directory, mariadb, yaml).run();
 
     assertThat(history.optimizeSnapshots()).isPositive();
     assertThat(history.syncSnapshotsAfterAnOptimize()).isPositive();

@@ -2,14 +2,10 @@ package dev.floe.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.floe.core.config.CatalogSettings;
-import dev.floe.core.config.CatalogType;
 import dev.floe.testing.MariaDbExtension;
 import dev.floe.testing.MariaDbServer;
 import dev.floe.testing.RestCatalogServer;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,12 +23,7 @@ class RestCatalogFlowITCase {
   void syncKeeperVerifyAndSqlShareARestCatalog(MariaDbServer mariadb) throws Exception {
     try (RestCatalogServer rest = RestCatalogServer.start()) {
       String yaml = String.join("\n", "type: rest", "name: lake", "uri: " + rest.uri());
-      CatalogSettings catalog =
-          new CatalogSettings(
-              CatalogType.REST, "lake", Optional.of(rest.uri()), Optional.empty(), Map.of());
-
-      SharedCatalogFlow.History history =
-          new SharedCatalogFlow(directory, mariadb, yaml, catalog).run();
+      SharedCatalogFlow.History history = new SharedCatalogFlow(directory, mariadb, yaml).run();
 
       assertThat(history.optimizeSnapshots()).isPositive();
       assertThat(history.syncSnapshotsAfterAnOptimize()).isPositive();

@@ -3,6 +3,7 @@ package dev.floe.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.floe.config.ConfigLoader;
 import dev.floe.core.config.CatalogSettings;
 import dev.floe.core.state.SnapshotWriter;
 import dev.floe.iceberg.CatalogFactory;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -49,19 +51,86 @@ final class SharedCatalogFlow {
 
   private final Path directory;
   private final MariaDbServer mariadb;
-  private final CatalogSettings catalog;
   private final String catalogYaml;
+  private final Path config;
+  private CatalogSettings catalog;
+  private String database;
+  private int checkpointSeconds = 1;
 
   /**
    * @param catalogYaml the {@code catalog:} section's keys, one per line, not indented
-   * @param catalog the same catalog, for this JVM's reads of the lake
    */
-  SharedCatalogFlow(
-      Path directory, MariaDbServer mariadb, String catalogYaml, CatalogSettings catalog) {
+  SharedCatalogFlow(Path directory, MariaDbServer mariadb, String catalogYaml) {
     this.directory = directory;
     this.mariadb = mariadb;
     this.catalogYaml = catalogYaml;
-    this.catalog = catalog;
+    this.config = directory.resolve("floe.yaml");
+  }
+
+  /**
+   * How often the sync commits (1 s unless set). Every keeper commit that loses the race to a sync
+   * commit is refreshed and applied again; where that takes longer than the sync's interval (on a
+   * slow object store) the keeper keeps losing, so such a flow commits less often.
+   */
+  SharedCatalogFlow checkpointEvery(int seconds) {
+    checkpointSeconds = seconds;
+    return this;
+  }
+
+  /** The floe.yaml the commands run with (after {@link #run()}). */
+  Path config() {
+    return config;
+  }
+
+  /** The MySQL database synced, also the lake's namespace (after {@link #run()}). */
+  String database() {
+    return database;
+  }
+
+  /** The catalog as floe.yaml describes it, for reads of the lake from this JVM. */
+  CatalogSettings catalog() {
+    return catalog;
+  }
+
+  /** A new connection to the catalog; the caller closes it. */
+  FloeCatalog openCatalog() {
+    return new CatalogFactory().open(catalog, directory.resolve("reader-data"));
+  }
+
+  /** Every table's MySQL and lake row counts are equal. */
+  void assertLakeEqualsMySql() throws Exception {
+    try (FloeCatalog open = openCatalog()) {
+      for (String table : TABLES) {
+        assertThat(lakeRows(open, database + "." + table))
+            .as("rows of %s.%s in the lake", database, table)
+            .isEqualTo(mysqlRows(database, table));
+      }
+    }
+  }
+
+  /** {@code floe verify} of the orders table, all its rows up to now: exit 0, equal. */
+  void assertVerifyEqual() throws Exception {
+    String cutoff = mysqlNow();
+    CliRun verify =
+        CliRun.run(
+            directory,
+            "--config",
+            config.toString(),
+            "--data-dir",
+            directory.resolve("verify-data").toString(),
+            "verify",
+            "--source",
+            mariadb.sourceUrl("root", "", ""),
+            "--table",
+            database + ".orders",
+            "--time-column",
+            "updated_at",
+            "--window",
+            "1d",
+            "--cutoff",
+            cutoff);
+    assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+    assertThat(verify.out()).contains("EQUAL: MySQL and the lake hold the same data.");
   }
 
   /** What the flow saw of the orders table's history. */
@@ -76,13 +145,13 @@ final class SharedCatalogFlow {
   }
 
   History run() throws Exception {
-    String database = mariadb.createDatabase("shared");
+    database = mariadb.createDatabase("shared");
     SampleShop.create(mariadb, database, new SampleShop.Size(50, 10, 300, 2));
-    Path config = directory.resolve("floe.yaml");
     StringBuilder yaml = new StringBuilder("catalog:\n");
     catalogYaml.lines().forEach(line -> yaml.append("  ").append(line).append('\n'));
     yaml.append("keeper:\n  refresh-interval-seconds: 1\n  optimizer:\n    threads: 1\n");
     Files.writeString(config, yaml, StandardCharsets.UTF_8);
+    catalog = new ConfigLoader(Map.of()).load(config, Optional.empty(), directory).catalog();
     String orders = database + ".orders";
 
     DemoTraffic traffic = new DemoTraffic(mariadb, database);
@@ -90,12 +159,19 @@ final class SharedCatalogFlow {
     Path serveLog = directory.resolve("serve.log");
     Path syncLog = directory.resolve("sync.log");
     try (FloeProcess floe = new FloeProcess()) {
-      Process serve;
-      try {
-        serve = floe.serve(config, directory.resolve("keeper-data"), port, serveLog);
-      } catch (AssertionError e) {
-        throw new AssertionError(e.getMessage() + "\nserve.log:\n" + tail(serveLog), e);
-      }
+      Process serve =
+          floe.start(
+              serveLog,
+              List.of(
+                  "--config",
+                  config.toString(),
+                  "--data-dir",
+                  directory.resolve("keeper-data").toString(),
+                  "--verbose",
+                  "serve",
+                  "--listen",
+                  "127.0.0.1:" + port));
+      FloeProcess.awaitOutput(serve, serveLog, "Keeper serving ");
       phase("floe serve is serving");
       traffic.start();
       Process sync =
@@ -115,7 +191,7 @@ final class SharedCatalogFlow {
                   "--name",
                   "shared",
                   "--checkpoint-interval",
-                  "1",
+                  String.valueOf(checkpointSeconds),
                   "--heartbeat-interval",
                   "1",
                   "--progress",
@@ -146,28 +222,7 @@ final class SharedCatalogFlow {
       awaitCaughtUp(database, syncLog);
 
       phase("the lake caught up after " + traffic.changes() + " changes");
-      String cutoff = mysqlNow();
-      CliRun verify =
-          CliRun.run(
-              directory,
-              "--config",
-              config.toString(),
-              "--data-dir",
-              directory.resolve("verify-data").toString(),
-              "verify",
-              "--source",
-              mariadb.sourceUrl("root", "", ""),
-              "--table",
-              orders,
-              "--time-column",
-              "updated_at",
-              "--window",
-              "1d",
-              "--cutoff",
-              cutoff);
-      assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
-      assertThat(verify.out()).contains("EQUAL: MySQL and the lake hold the same data.");
-
+      assertVerifyEqual();
       phase("floe verify: equal");
       long mysqlOrders = mysqlRows(database, "orders");
       CliRun sql =
@@ -242,9 +297,11 @@ final class SharedCatalogFlow {
           Duration.ofMillis(250),
           () -> {
             assertThat(traffic.failure()).isEmpty();
-            return floe.table(port, table)
-                .filter(entry -> !entry.get("last_optimized_at").isNull())
-                .isPresent();
+            java.util.Optional<JsonNode> entry = floe.table(port, table);
+            if (entry.isPresent() && entry.get().get("consecutive_failures").asInt() > 0) {
+              throw new AssertionError("the keeper failed on " + table + ": " + entry.get());
+            }
+            return entry.filter(kept -> !kept.get("last_optimized_at").isNull()).isPresent();
           });
     } catch (AssertionError e) {
       throw new AssertionError(
@@ -253,6 +310,8 @@ final class SharedCatalogFlow {
               + floe.table(port, table)
               + "\nserve.log:\n"
               + tail(serveLog)
+              + "\nthe keeper's floe.log:\n"
+              + tail(directory.resolve("keeper-data/logs/floe.log"))
               + "\nsync.log:\n"
               + tail(syncLog),
           e);
@@ -261,7 +320,7 @@ final class SharedCatalogFlow {
 
   /** Who wrote the table's snapshots, in commit order. */
   private History history(String table) {
-    try (FloeCatalog open = new CatalogFactory().open(catalog, directory.resolve("reader-data"))) {
+    try (FloeCatalog open = openCatalog()) {
       Table loaded = open.catalog().loadTable(TableIdentifier.parse(table));
       List<SnapshotWriter> writers = new ArrayList<>();
       for (Snapshot snapshot : loaded.snapshots()) {
@@ -290,8 +349,7 @@ final class SharedCatalogFlow {
           Duration.ofMillis(500),
           () -> {
             boolean equal = true;
-            try (FloeCatalog open =
-                new CatalogFactory().open(catalog, directory.resolve("reader-data"))) {
+            try (FloeCatalog open = openCatalog()) {
               for (String table : TABLES) {
                 long mysql = mysqlRows(database, table);
                 long lake = lakeRows(open, database + "." + table);

@@ -613,16 +613,89 @@ public final class ConfigLoader {
               + ".type to jdbc or rest.");
     }
     @SuppressWarnings("unchecked")
-    Map<String, String> properties =
+    Map<String, String> given =
         value(values, ConfigSchema.CATALOG_PROPERTIES.name(), Map.class)
             .map(map -> (Map<String, String>) map)
             .orElse(Map.of());
+    Map<String, String> properties = new LinkedHashMap<>(given);
+    s3Properties(file, section, values, given).forEach(properties::put);
     return new CatalogSettings(
         type,
         value(values, ConfigSchema.CATALOG_NAME.name(), String.class).orElse("floe"),
         uri,
         warehouse,
         properties);
+  }
+
+  /** The Iceberg property each catalog.s3-* key sets (S3FileIO's names). */
+  private static final Map<ConfigKey, String> S3_PROPERTIES =
+      orderedMap(
+          ConfigSchema.CATALOG_S3_ENDPOINT, "s3.endpoint",
+          ConfigSchema.CATALOG_S3_REGION, "client.region",
+          ConfigSchema.CATALOG_S3_PATH_STYLE_ACCESS, "s3.path-style-access",
+          ConfigSchema.CATALOG_S3_ACCESS_KEY_ID, "s3.access-key-id",
+          ConfigSchema.CATALOG_S3_SECRET_ACCESS_KEY, "s3.secret-access-key");
+
+  private static Map<ConfigKey, String> orderedMap(Object... keysAndNames) {
+    Map<ConfigKey, String> map = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndNames.length; i += 2) {
+      map.put((ConfigKey) keysAndNames[i], (String) keysAndNames[i + 1]);
+    }
+    return map;
+  }
+
+  /**
+   * The Iceberg properties of a catalog section's s3-* keys. Each may be given once: as its key or
+   * as the Iceberg property in {@code properties}, not both; the access key id and the secret come
+   * together.
+   */
+  private static Map<String, String> s3Properties(
+      Path file, String section, Map<String, Located> values, Map<String, String> given) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    for (Map.Entry<ConfigKey, String> entry : S3_PROPERTIES.entrySet()) {
+      Located located = values.get(entry.getKey().name());
+      if (located == null) {
+        continue;
+      }
+      if (given.containsKey(entry.getValue())) {
+        throw FloeException.badInput(
+            where(file, located.line())
+                + section
+                + "."
+                + entry.getKey().name()
+                + " and "
+                + section
+                + ".properties "
+                + entry.getValue()
+                + " set the same thing. Keep "
+                + section
+                + "."
+                + entry.getKey().name()
+                + " and remove the property.");
+      }
+      properties.put(entry.getValue(), String.valueOf(located.value()));
+    }
+    Located accessKey = values.get(ConfigSchema.CATALOG_S3_ACCESS_KEY_ID.name());
+    Located secretKey = values.get(ConfigSchema.CATALOG_S3_SECRET_ACCESS_KEY.name());
+    if ((accessKey == null) != (secretKey == null)) {
+      Located present = accessKey != null ? accessKey : secretKey;
+      String missing =
+          accessKey == null
+              ? ConfigSchema.CATALOG_S3_ACCESS_KEY_ID.name()
+              : ConfigSchema.CATALOG_S3_SECRET_ACCESS_KEY.name();
+      throw FloeException.badInput(
+          where(file, present.line())
+              + section
+              + "."
+              + missing
+              + " is missing: S3 credentials are an access key id and a secret access key"
+              + " together. Add it (e.g. "
+              + missing
+              + ": ${env:"
+              + missing.toUpperCase(Locale.ROOT).replace('-', '_')
+              + "}), or remove both to use the AWS SDK's own credentials.");
+    }
+    return properties;
   }
 
   private static KeeperSettings keeper(

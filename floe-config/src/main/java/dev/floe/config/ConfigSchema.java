@@ -82,6 +82,52 @@ public final class ConfigSchema {
           "More Iceberg catalog properties, passed as they are (e.g. jdbc.user, jdbc.password,"
               + " io-impl, s3.endpoint). Values of keys that contain password, secret, token or"
               + " credential are never printed.");
+  public static final ConfigKey CATALOG_S3_ENDPOINT =
+      key(
+          "catalog.s3-endpoint",
+          Kind.STRING,
+          "AWS's endpoint for the region",
+          "For a warehouse on S3 or S3-compatible storage (s3:// locations, read and written"
+              + " through Iceberg's S3FileIO): the endpoint URL, e.g. http://minio:9000. Setting"
+              + " any s3-* key, or an s3:// warehouse, makes S3FileIO the catalog's FileIO (unless"
+              + " catalog.properties sets io-impl). The bucket is checked (reachable, credentials"
+              + " accepted, bucket exists) before a command does any work.");
+  public static final ConfigKey CATALOG_S3_REGION =
+      key(
+          "catalog.s3-region",
+          Kind.STRING,
+          "the AWS SDK's (AWS_REGION, ~/.aws/config)",
+          "The S3 region to sign requests for, e.g. us-east-1 (S3-compatible servers accept any).");
+  public static final ConfigKey CATALOG_S3_PATH_STYLE_ACCESS =
+      new ConfigKey(
+          "catalog.s3-path-style-access",
+          Kind.CHOICE,
+          Optional.of("false"),
+          "Whether buckets are addressed as ENDPOINT/BUCKET/KEY (true: most S3-compatible"
+              + " servers) rather than BUCKET.ENDPOINT/KEY (false: AWS S3).",
+          List.of("true", "false"),
+          0,
+          false);
+  public static final ConfigKey CATALOG_S3_ACCESS_KEY_ID =
+      new ConfigKey(
+          "catalog.s3-access-key-id",
+          Kind.STRING,
+          Optional.of("the AWS SDK's credentials (environment, profile, instance role)"),
+          "The S3 access key id, best written as ${env:NAME}; needs catalog.s3-secret-access-key."
+              + " Never printed.",
+          List.of(),
+          0,
+          true);
+  public static final ConfigKey CATALOG_S3_SECRET_ACCESS_KEY =
+      new ConfigKey(
+          "catalog.s3-secret-access-key",
+          Kind.STRING,
+          Optional.of("the AWS SDK's credentials"),
+          "The S3 secret access key, best written as ${env:NAME}; needs"
+              + " catalog.s3-access-key-id. Never printed.",
+          List.of(),
+          0,
+          true);
   public static final ConfigKey SOURCE_URL =
       key(
           "source.url",
@@ -742,6 +788,11 @@ public final class ConfigSchema {
           CATALOG_URI,
           CATALOG_WAREHOUSE,
           CATALOG_PROPERTIES,
+          CATALOG_S3_ENDPOINT,
+          CATALOG_S3_REGION,
+          CATALOG_S3_PATH_STYLE_ACCESS,
+          CATALOG_S3_ACCESS_KEY_ID,
+          CATALOG_S3_SECRET_ACCESS_KEY,
           SOURCE_URL,
           SOURCE_PASSWORD,
           DOCTOR_MIN_BINLOG_RETENTION_HOURS,

@@ -192,7 +192,7 @@ class ConfigLoaderTest {
             "Config file "
                 + file
                 + ", line 3: unknown key 'catalog.tpye'. Did you mean 'catalog.type'? The keys"
-                + " under 'catalog' are: type, name, uri, warehouse, properties. Every key is"
+                + " under 'catalog' are: type, name, uri, warehouse, properties, s3-endpoint, s3-region, s3-path-style-access, s3-access-key-id, s3-secret-access-key. Every key is"
                 + " listed in docs/config.md and by 'floe config --reference'.")
         .extracting(error -> ((FloeException) error).category())
         .isEqualTo(ErrorCategory.BAD_INPUT);
@@ -281,6 +281,56 @@ class ConfigLoaderTest {
                 + file
                 + ", line 3: catalog.uri 'postgresql://db:5432/iceberg' is not a JDBC URL, which a"
                 + " jdbc catalog needs. Write it as e.g. jdbc:postgresql://host:5432/iceberg.");
+  }
+
+  @Test
+  void theS3KeysBecomeS3FileIoProperties() throws Exception {
+    Path file =
+        write(
+            "catalog:\n  type: jdbc\n  uri: jdbc:postgresql://db/iceberg\n"
+                + "  warehouse: s3://lake/warehouse\n  s3-endpoint: http://minio:9000\n"
+                + "  s3-region: eu-west-1\n  s3-path-style-access: true\n"
+                + "  s3-access-key-id: AKID\n  s3-secret-access-key: SECRET\n");
+
+    assertThat(loader.load(file, Optional.empty(), directory).catalog().properties())
+        .containsOnly(
+            Map.entry("s3.endpoint", "http://minio:9000"),
+            Map.entry("client.region", "eu-west-1"),
+            Map.entry("s3.path-style-access", "true"),
+            Map.entry("s3.access-key-id", "AKID"),
+            Map.entry("s3.secret-access-key", "SECRET"));
+  }
+
+  @Test
+  void anS3KeyAlsoGivenAsAPropertyIsRefused() throws Exception {
+    Path file =
+        write(
+            "catalog:\n  type: hadoop\n  warehouse: s3://lake/w\n  s3-endpoint: http://a:9000\n"
+                + "  properties:\n    s3.endpoint: http://b:9000\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessage(
+            "Config file "
+                + file
+                + ", line 4: catalog.s3-endpoint and catalog.properties s3.endpoint set the same"
+                + " thing. Keep catalog.s3-endpoint and remove the property.");
+  }
+
+  @Test
+  void anS3SecretWithoutItsAccessKeyIdIsRefusedWithoutShowingIt() throws Exception {
+    Path file =
+        write(
+            "catalog:\n  type: hadoop\n  warehouse: s3://lake/w\n"
+                + "  s3-secret-access-key: do-not-show-this\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessage(
+            "Config file "
+                + file
+                + ", line 4: catalog.s3-access-key-id is missing: S3 credentials are an access key"
+                + " id and a secret access key together. Add it (e.g. s3-access-key-id:"
+                + " ${env:S3_ACCESS_KEY_ID}), or remove both to use the AWS SDK's own"
+                + " credentials.");
   }
 
   @Test

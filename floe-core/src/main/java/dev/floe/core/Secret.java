@@ -16,15 +16,17 @@ public final class Secret {
   }
 
   /**
-   * Whether a setting of this name holds a secret (its name contains password, secret, token or
-   * credential), so that its value must be masked wherever settings are shown.
+   * Whether a setting of this name holds a secret (its name contains password, secret, token,
+   * credential or access-key, as in s3.access-key-id), so that its value must be masked wherever
+   * settings are shown.
    */
   public static boolean isSecretName(String name) {
     String lower = name.toLowerCase(java.util.Locale.ROOT);
     return lower.contains("password")
         || lower.contains("secret")
         || lower.contains("token")
-        || lower.contains("credential");
+        || lower.contains("credential")
+        || lower.contains("access-key");
   }
 
   public static Secret of(String value) {

@@ -61,6 +61,8 @@ public final class CatalogFactory {
         .warehouse()
         .ifPresent(warehouse -> properties.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse));
     properties.putAll(settings.properties());
+    S3Warehouse.useS3FileIo(properties);
+    S3Warehouse.check(settings.name(), properties);
     return new FloeCatalog(build(settings.name(), properties), properties);
   }
 
@@ -164,19 +166,14 @@ public final class CatalogFactory {
   }
 
   /** Drivers repeat URLs and settings in their errors; keep passwords out of Floe's messages. */
-  private static String redact(String message, Map<String, String> properties) {
+  static String redact(String message, Map<String, String> properties) {
     String redacted = message;
     String uri = properties.get(CatalogProperties.URI);
     if (uri != null) {
       redacted = redacted.replace(uri, withoutQuery(uri));
     }
     for (Map.Entry<String, String> property : properties.entrySet()) {
-      String key = property.getKey().toLowerCase(java.util.Locale.ROOT);
-      boolean secret =
-          key.contains("password")
-              || key.contains("secret")
-              || key.contains("token")
-              || key.contains("credential");
+      boolean secret = Secret.isSecretName(property.getKey());
       if (secret && !property.getValue().isEmpty()) {
         redacted = redacted.replace(property.getValue(), Secret.MASK);
       }
