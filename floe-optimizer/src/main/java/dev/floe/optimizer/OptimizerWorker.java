@@ -231,7 +231,9 @@ public final class OptimizerWorker {
           written =
               rewriter.rewrite(portable, table, options.spillDirectory().resolve(leased.id()));
           result = GroupResultCodec.toJson(portable, written, table.specs());
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
+          // LinkageError: a class or native library missing on this machine (a worker job shipped
+          // without a jar) fails the task with its reason instead of ending the worker's thread
           if (!task.handedBack) {
             LOG.warn("rewriting task {} of {} failed", leased.id(), portable.table(), e);
             report(() -> client.fail(id, leased.id(), describe(e)));
@@ -267,7 +269,7 @@ public final class OptimizerWorker {
           }
         }
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       LOG.warn("task {} cannot be run", leased.id(), e);
       report(() -> client.fail(id, leased.id(), describe(e)));
     } finally {
