@@ -21,6 +21,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * brings the Kafka connector and client with Floe's jars), commits there, and stops with a
  * savepoint on SIGTERM.
  */
+// slow: a standalone cluster (~2 min); SyncOnFlinkClusterITCase runs the MySQL sync there in the
+// default suite
+@Tag("slow")
 class KafkaSyncOnFlinkClusterITCase {
 
   private static final Duration DEADLINE = Duration.ofSeconds(180);
