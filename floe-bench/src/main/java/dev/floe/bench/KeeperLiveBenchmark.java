@@ -34,10 +34,12 @@ import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
@@ -470,12 +472,37 @@ final class KeeperLiveBenchmark implements Benchmark {
   }
 
   /** Live data and delete files of the snapshot. */
+  /**
+   * The table's files at the snapshot and the shape of a scan of it: manifests read to plan, file
+   * tasks, delete files read by those tasks (Iceberg's generic reader reads each delete file once
+   * per data file it applies to), and the planning time.
+   */
   private static String files(Table table, long snapshot) {
-    Map<String, String> summary = table.snapshot(snapshot).summary();
-    return summary.getOrDefault("total-data-files", "?")
-        + " data + "
-        + summary.getOrDefault("total-delete-files", "?")
-        + " delete files";
+    Snapshot at = table.snapshot(snapshot);
+    Map<String, String> summary = at.summary();
+    long start = System.nanoTime();
+    int tasks = 0;
+    int deleteReads = 0;
+    try (CloseableIterable<FileScanTask> planned =
+        table.newScan().useSnapshot(snapshot).planFiles()) {
+      for (FileScanTask task : planned) {
+        tasks++;
+        deleteReads += task.deletes().size();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    double planMillis = (System.nanoTime() - start) / 1e6;
+    return String.format(
+        Locale.ROOT,
+        "%s data + %s delete files; %d + %d manifests, %d tasks, %d delete reads, plan %.0f ms",
+        summary.getOrDefault("total-data-files", "?"),
+        summary.getOrDefault("total-delete-files", "?"),
+        at.dataManifests(table.io()).size(),
+        at.deleteManifests(table.io()).size(),
+        tasks,
+        deleteReads,
+        planMillis);
   }
 
   private static double median(double[] values) {
