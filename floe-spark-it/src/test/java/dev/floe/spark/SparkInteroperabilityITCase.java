@@ -33,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -60,7 +61,9 @@ class SparkInteroperabilityITCase {
   private static final Duration WITHIN = FloeCommands.WITHIN;
   private static final String COLUMNS = "id, name, price, quantity, ratio, born, changed_at, note";
 
-  @TempDir Path directory;
+  // kept when a test fails: the logs of sync, keeper and Spark say why
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+  Path directory;
 
   @Test
   void sparkReadsAndWritesTheEmbeddedCatalog(MariaDbServer mariadb) throws Exception {
@@ -252,6 +255,7 @@ class SparkInteroperabilityITCase {
       private final String keeperName;
       private final TreeMap<Long, List<String>> expected = new TreeMap<>();
       private int conflicts;
+      private Optional<String> firstConflict = Optional.empty();
 
       SparkWriter(SparkSql spark, FloeCommands floe, int port, Path serveLog) {
         this.spark = spark;
@@ -309,7 +313,8 @@ class SparkInteroperabilityITCase {
                 + history
                 + ", "
                 + conflicts
-                + " Spark statements retried after a conflict");
+                + " Spark statements retried after a conflict"
+                + firstConflict.map(message -> " (the first: " + message + ")").orElse(""));
 
         // Spark stops; the keeper finishes: one data file, no delete file, the rows unchanged.
         Poll.untilNothingWrong(
@@ -411,6 +416,9 @@ class SparkInteroperabilityITCase {
               throw e;
             }
             conflicts++;
+            if (firstConflict.isEmpty()) {
+              firstConflict = Optional.of(e.getMessage());
+            }
           }
         }
       }

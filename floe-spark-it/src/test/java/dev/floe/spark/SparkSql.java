@@ -122,6 +122,9 @@ final class SparkSql implements AutoCloseable {
         "spark.sql.extensions",
         "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions");
     conf.put("spark.sql.catalog." + catalogName, "org.apache.iceberg.spark.SparkCatalog");
+    // Iceberg's SparkCatalog caches a table until it goes unused for 30 s, so a session that keeps
+    // reading it never sees another process's commits (Floe's sync, the keeper) without REFRESH.
+    conf.put("spark.sql.catalog." + catalogName + ".cache-enabled", "false");
     catalog.forEach(
         (key, value) -> conf.put("spark.sql.catalog." + catalogName + "." + key, value));
 
