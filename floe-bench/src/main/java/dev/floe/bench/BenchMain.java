@@ -25,6 +25,7 @@ public final class BenchMain {
           new SyncSnapshotBenchmark(),
           new SyncFreshnessBenchmark(),
           new SyncTablesBenchmark(),
+          new KafkaUpsertBenchmark(),
           new OptimizeBenchmark(),
           new KeeperRefreshBenchmark(),
           new KeeperLiveBenchmark(),

@@ -56,7 +56,16 @@ final class CpuMeter {
     }
     try {
       String pid = Files.readString(server.directory().resolve("mariadb.pid")).trim();
-      String stat = Files.readString(Path.of("/proc", pid, "stat"));
+      return processCpuSeconds(Long.parseLong(pid));
+    } catch (IOException | RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
+  /** CPU time of a process (user + system), from /proc; NaN elsewhere or when it has ended. */
+  static double processCpuSeconds(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
       String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
       // fields after the command: state is 0, utime is 11, stime is 12 (clock ticks, 100/s)
       return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
