@@ -3,8 +3,6 @@ package dev.floe.sync;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
@@ -12,6 +10,7 @@ import org.apache.flink.cdc.connectors.mysql.source.offset.BinlogOffset;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplit;
 import org.apache.flink.cdc.connectors.mysql.source.split.MySqlSplitSerializer;
 import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.core.memory.DataInputViewStreamWrapper;
 import org.apache.flink.runtime.checkpoint.Checkpoints;
@@ -35,7 +34,8 @@ final class CheckpointedBinlogPosition {
   private CheckpointedBinlogPosition() {}
 
   /**
-   * @param restorePoint a checkpoint or savepoint directory (holding {@code _metadata})
+   * @param restorePoint a checkpoint or savepoint directory (holding {@code _metadata}), on any
+   *     file system Flink reaches
    * @throws IOException when the checkpoint cannot be read
    */
   static Optional<BinlogPosition> read(Path restorePoint) throws IOException {
@@ -54,10 +54,11 @@ final class CheckpointedBinlogPosition {
 
   /** The checkpoint's metadata ({@code _metadata}), with inline state and state file handles. */
   static CheckpointMetadata metadata(Path restorePoint) throws IOException {
-    try (InputStream file = Files.newInputStream(restorePoint.resolve("_metadata"));
+    Path metadata = new Path(restorePoint, "_metadata");
+    try (InputStream file = metadata.getFileSystem().open(metadata);
         DataInputStream in = new DataInputStream(file)) {
       return Checkpoints.loadCheckpointMetadata(
-          in, CheckpointedBinlogPosition.class.getClassLoader(), restorePoint.toUri().toString());
+          in, CheckpointedBinlogPosition.class.getClassLoader(), restorePoint.toString());
     }
   }
 

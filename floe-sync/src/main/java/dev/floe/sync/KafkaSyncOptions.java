@@ -47,7 +47,7 @@ public record KafkaSyncOptions(
     TableSelection selection,
     Duration checkpointInterval,
     int parallelism,
-    Path stateDirectory,
+    StateDirectory stateDirectory,
     StartingOffsets startingOffsets,
     Map<String, String> kafkaProperties,
     Map<String, String> partitions,
@@ -66,7 +66,7 @@ public record KafkaSyncOptions(
       TableSelection selection,
       Duration checkpointInterval,
       int parallelism,
-      Path stateDirectory,
+      StateDirectory stateDirectory,
       StartingOffsets startingOffsets,
       Map<String, String> kafkaProperties,
       Map<String, String> partitions,
@@ -90,6 +90,78 @@ public record KafkaSyncOptions(
         onBadMessage,
         Optional.empty(),
         List.of());
+  }
+
+  /** Settings of a CDC format with a local state directory. */
+  public KafkaSyncOptions(
+      String name,
+      String bootstrapServers,
+      String topics,
+      KafkaFormat format,
+      TableSelection selection,
+      Duration checkpointInterval,
+      int parallelism,
+      Path stateDirectory,
+      StartingOffsets startingOffsets,
+      Map<String, String> kafkaProperties,
+      Map<String, String> partitions,
+      ZoneId serverTimeZone,
+      TableIdentifier deadLetter,
+      OnBadMessage onBadMessage) {
+    this(
+        name,
+        bootstrapServers,
+        topics,
+        format,
+        selection,
+        checkpointInterval,
+        parallelism,
+        StateDirectory.local(stateDirectory),
+        startingOffsets,
+        kafkaProperties,
+        partitions,
+        serverTimeZone,
+        deadLetter,
+        onBadMessage,
+        Optional.empty(),
+        List.of());
+  }
+
+  /** Settings with a local state directory. */
+  public KafkaSyncOptions(
+      String name,
+      String bootstrapServers,
+      String topics,
+      KafkaFormat format,
+      TableSelection selection,
+      Duration checkpointInterval,
+      int parallelism,
+      Path stateDirectory,
+      StartingOffsets startingOffsets,
+      Map<String, String> kafkaProperties,
+      Map<String, String> partitions,
+      ZoneId serverTimeZone,
+      TableIdentifier deadLetter,
+      OnBadMessage onBadMessage,
+      Optional<String> target,
+      List<String> key) {
+    this(
+        name,
+        bootstrapServers,
+        topics,
+        format,
+        selection,
+        checkpointInterval,
+        parallelism,
+        StateDirectory.local(stateDirectory),
+        startingOffsets,
+        kafkaProperties,
+        partitions,
+        serverTimeZone,
+        deadLetter,
+        onBadMessage,
+        target,
+        key);
   }
 
   /** The default dead-letter table. */

@@ -6,7 +6,6 @@ import dev.floe.core.error.FloeException;
 import dev.floe.core.sync.SyncSummary;
 import dev.floe.iceberg.FloeCatalog;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -97,7 +96,7 @@ public final class KafkaSyncRunner {
   public record Plan(
       List<String> topics,
       int partitions,
-      Optional<Path> restorePoint,
+      Optional<org.apache.flink.core.fs.Path> restorePoint,
       Map<String, KafkaOffsets> tableOffsets,
       KafkaOffsets start) {}
 
@@ -124,7 +123,9 @@ public final class KafkaSyncRunner {
    */
   public Plan plan(KafkaSyncOptions options) {
     Pattern pattern = options.topicPattern();
-    Optional<Path> restorePoint = SyncRunner.latestRestorePoint(options.stateDirectory());
+    options.stateDirectory().requireReachable(SyncRunner.STATE_DIRECTORY_KEY);
+    Optional<org.apache.flink.core.fs.Path> restorePoint =
+        options.stateDirectory().latestRestorePoint();
     restorePoint.ifPresent(
         path -> {
           try {
@@ -132,7 +133,7 @@ public final class KafkaSyncRunner {
           } catch (IOException | RuntimeException unreadable) {
             throw FloeException.badInput(
                 "Cannot read the sync's checkpoint "
-                    + path
+                    + StateDirectory.display(path)
                     + " ("
                     + unreadable.getMessage()
                     + "). Nothing was changed. Move that directory aside to restore the checkpoint"
@@ -357,7 +358,8 @@ public final class KafkaSyncRunner {
               .get()
               .environment(
                   configuration,
-                  JobJars.ofThisProcess(options.stateDirectory().resolve("job-jars")));
+                  JobJars.ofThisProcess(
+                      SyncRunner.jobJarsDirectory(options.stateDirectory(), options.name())));
       environment.setParallelism(options.parallelism());
     } else {
       environment =

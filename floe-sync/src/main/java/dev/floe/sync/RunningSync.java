@@ -3,7 +3,6 @@ package dev.floe.sync;
 import static java.util.Objects.requireNonNull;
 
 import dev.floe.core.error.FloeException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.runtime.checkpoint.CheckpointException;
 import org.apache.flink.runtime.checkpoint.CheckpointFailureReason;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -31,9 +31,9 @@ public final class RunningSync implements AutoCloseable {
   private static final Duration SAVEPOINT_RETRY = Duration.ofMillis(250);
 
   private final Map<String, TableIdentifier> tables;
-  private final Optional<Path> restoredFrom;
+  private final Optional<String> restoredFrom;
   private final Optional<String> resumedFrom;
-  private final Path stateDirectory;
+  private final StateDirectory stateDirectory;
   private final SnapshotCopier copier;
 
   /** The binlog job once submitted; empty when the sync was stopped during the snapshot. */
@@ -47,10 +47,11 @@ public final class RunningSync implements AutoCloseable {
       JobClient client,
       Map<String, TableIdentifier> tables,
       Optional<Path> restoredFrom,
-      Path stateDirectory) {
+      StateDirectory stateDirectory) {
     this.tables = Map.copyOf(requireNonNull(tables, "tables is null"));
-    this.restoredFrom = requireNonNull(restoredFrom, "restoredFrom is null");
-    this.resumedFrom = restoredFrom.map(Path::toString);
+    this.restoredFrom =
+        requireNonNull(restoredFrom, "restoredFrom is null").map(StateDirectory::display);
+    this.resumedFrom = this.restoredFrom;
     this.stateDirectory = requireNonNull(stateDirectory, "stateDirectory is null");
     this.copier = null;
     job.complete(Optional.of(requireNonNull(client, "client is null")));
@@ -62,7 +63,7 @@ public final class RunningSync implements AutoCloseable {
       List<SnapshotCopier.TableCopy> copies,
       Callable<JobClient> binlogPhase,
       Map<String, TableIdentifier> tables,
-      Path stateDirectory,
+      StateDirectory stateDirectory,
       boolean resumed) {
     this.tables = Map.copyOf(requireNonNull(tables, "tables is null"));
     this.restoredFrom = Optional.empty();
@@ -98,12 +99,15 @@ public final class RunningSync implements AutoCloseable {
   }
 
   /** Where this sync's checkpoints and savepoints live. */
-  public Path stateDirectory() {
+  public StateDirectory stateDirectory() {
     return stateDirectory;
   }
 
-  /** The checkpoint or savepoint this run resumed from, if any. */
-  public Optional<Path> restoredFrom() {
+  /**
+   * The checkpoint or savepoint this run resumed from, if any: a local directory as a path, others
+   * as their URI.
+   */
+  public Optional<String> restoredFrom() {
     return restoredFrom;
   }
 
@@ -141,9 +145,7 @@ public final class RunningSync implements AutoCloseable {
       try {
         return client
             .stopWithSavepoint(
-                false,
-                stateDirectory.resolve("savepoints").toUri().toString(),
-                SavepointFormatType.CANONICAL)
+                false, stateDirectory.path("savepoints").toString(), SavepointFormatType.CANONICAL)
             .get(left, TimeUnit.NANOSECONDS);
       } catch (ExecutionException e) {
         if (!tasksNotRunningYet(e) || System.nanoTime() - deadline > 0) {

@@ -7,12 +7,10 @@ import dev.floe.core.sync.SourceColumn;
 import dev.floe.core.sync.SourceTable;
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringReader;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -173,13 +171,19 @@ record SnapshotState(
     return tables.isEmpty() || tables.contains(table);
   }
 
-  static Optional<SnapshotState> load(Path stateDirectory) {
-    Path file = stateDirectory.resolve(FILE_NAME);
-    if (!Files.exists(file)) {
+  static Optional<SnapshotState> load(StateDirectory stateDirectory) {
+    String file = stateDirectory + "/" + FILE_NAME;
+    Optional<String> text;
+    try {
+      text = stateDirectory.readReplaced(FILE_NAME);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+    if (text.isEmpty()) {
       return Optional.empty();
     }
     Properties properties = new Properties();
-    try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+    try (Reader reader = new StringReader(text.get())) {
       properties.load(reader);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
@@ -235,7 +239,7 @@ record SnapshotState(
     return windows;
   }
 
-  void save(Path stateDirectory) {
+  void save(StateDirectory stateDirectory) {
     Properties properties = new Properties();
     properties.setProperty("format", String.valueOf(FORMAT));
     properties.setProperty("sync-id", syncId);
@@ -258,18 +262,11 @@ record SnapshotState(
           properties.setProperty("end-position", Long.toString(position.position()));
         });
     try {
-      Files.createDirectories(stateDirectory);
-      Path temporary = Files.createTempFile(stateDirectory, FILE_NAME, ".tmp");
-      try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
-        properties.store(writer, "floe sync state; do not edit");
-      }
-      Files.move(
-          temporary,
-          stateDirectory.resolve(FILE_NAME),
-          StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
+      StringWriter text = new StringWriter();
+      properties.store(text, "floe sync state; do not edit");
+      stateDirectory.replace(FILE_NAME, text.toString());
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + stateDirectory.resolve(FILE_NAME), e);
+      throw new UncheckedIOException("cannot write " + stateDirectory + "/" + FILE_NAME, e);
     }
   }
 }

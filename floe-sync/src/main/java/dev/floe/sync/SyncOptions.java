@@ -18,7 +18,8 @@ import java.util.Optional;
  * @param selection which tables, and where they land
  * @param checkpointInterval how often changes are committed to Iceberg
  * @param parallelism snapshot readers and Iceberg writers
- * @param stateDirectory where checkpoints and savepoints of this sync live
+ * @param stateDirectory where checkpoints, savepoints and the snapshot state of this sync live
+ *     (local, or on HDFS)
  * @param serverTimeZone the source's time zone for TIMESTAMP columns; empty means ask the server
  * @param snapshotChunkRows rows per snapshot chunk: the unit of parallel, lock-free reading, of
  *     data files and of resuming
@@ -34,14 +35,41 @@ public record SyncOptions(
     TableSelection selection,
     Duration checkpointInterval,
     int parallelism,
-    Path stateDirectory,
+    StateDirectory stateDirectory,
     Optional<String> serverTimeZone,
     int snapshotChunkRows,
     long snapshotRowsPerSecond,
     Map<String, String> partitions,
     Duration heartbeatInterval) {
 
-  /** Settings with the default binlog heartbeat. */
+  /** Settings with a local state directory. */
+  public SyncOptions(
+      String name,
+      MySqlSourceAddress source,
+      TableSelection selection,
+      Duration checkpointInterval,
+      int parallelism,
+      Path stateDirectory,
+      Optional<String> serverTimeZone,
+      int snapshotChunkRows,
+      long snapshotRowsPerSecond,
+      Map<String, String> partitions,
+      Duration heartbeatInterval) {
+    this(
+        name,
+        source,
+        selection,
+        checkpointInterval,
+        parallelism,
+        StateDirectory.local(stateDirectory),
+        serverTimeZone,
+        snapshotChunkRows,
+        snapshotRowsPerSecond,
+        partitions,
+        heartbeatInterval);
+  }
+
+  /** Settings with a local state directory and the default binlog heartbeat. */
   public SyncOptions(
       String name,
       MySqlSourceAddress source,
@@ -67,7 +95,7 @@ public record SyncOptions(
         SyncSettings.DEFAULT_HEARTBEAT_INTERVAL);
   }
 
-  /** Settings without a cap on the snapshot's read rate. */
+  /** Settings with a local state directory, without a cap on the snapshot's read rate. */
   public SyncOptions(
       String name,
       MySqlSourceAddress source,

@@ -6,7 +6,6 @@ import dev.floe.core.source.MySqlSourceAddress;
 import dev.floe.core.sync.SyncProperties;
 import dev.floe.mysql.MySqlConnections;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -48,7 +47,7 @@ public final class SyncProgress {
   private final Map<String, Long> estimates;
   private final MySqlConnections connections;
   private final MySqlSourceAddress source;
-  private final Optional<Path> stateDirectory;
+  private final Optional<StateDirectory> stateDirectory;
   private final Clock clock;
   private final BinlogLag lag = new BinlogLag();
   private boolean headUnreadableLogged;
@@ -80,7 +79,7 @@ public final class SyncProgress {
       Map<String, TableIdentifier> tables,
       MySqlConnections connections,
       MySqlSourceAddress source,
-      Optional<Path> stateDirectory,
+      Optional<StateDirectory> stateDirectory,
       Clock clock) {
     this.catalog = requireNonNull(catalog, "catalog is null");
     requireNonNull(tables, "tables is null");
@@ -193,7 +192,8 @@ public final class SyncProgress {
   /** The binlog position of the sync's newest checkpoint, if one can be read. */
   private Optional<BinlogPosition> processed() {
     try {
-      Optional<Path> restorePoint = SyncRunner.latestRestorePoint(stateDirectory.get());
+      Optional<org.apache.flink.core.fs.Path> restorePoint =
+          stateDirectory.get().latestRestorePoint();
       return restorePoint.isEmpty()
           ? Optional.empty()
           : CheckpointedBinlogPosition.read(restorePoint.get());

@@ -9,19 +9,16 @@ import dev.floe.mysql.MySqlConnections;
 import dev.floe.mysql.ServerTimeZone;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.environment.ExecutionCheckpointingOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -36,6 +33,9 @@ import org.slf4j.LoggerFactory;
 public final class SyncRunner {
 
   private static final Logger LOG = LoggerFactory.getLogger(SyncRunner.class);
+
+  /** How messages name the setting of a sync's state directory. */
+  static final String STATE_DIRECTORY_KEY = "sync.state-dir";
 
   /** Consecutive restarts of a failing job before it fails for good (about 4 minutes). */
   static final int RESTART_ATTEMPTS = 10;
@@ -88,6 +88,7 @@ public final class SyncRunner {
    */
   public RunningSync start(SyncOptions options) {
     cluster.ifPresent(remote -> remote.requireNotRunning(jobName(options)));
+    options.stateDirectory().requireReachable(STATE_DIRECTORY_KEY);
     List<SourceTable> tables;
     String timeZone;
     try (Connection connection = connections.open(options.source().withoutDatabase())) {
@@ -113,8 +114,8 @@ public final class SyncRunner {
                   : " and --exclude " + options.selection().excludes())
               + ". The patterns are regular expressions over database.table, e.g. 'shop\\..*'.");
     }
-    Path stateDirectory = options.stateDirectory();
-    Optional<Path> restorePoint = latestRestorePoint(stateDirectory);
+    StateDirectory stateDirectory = options.stateDirectory();
+    Optional<Path> restorePoint = stateDirectory.latestRestorePoint();
     Optional<SnapshotState> saved = SnapshotState.load(stateDirectory);
     if (saved.isPresent() && restorePoint.isEmpty()) {
       requireDefinitionsUnchanged(saved.get(), tables, options.selection(), stateDirectory);
@@ -165,7 +166,7 @@ public final class SyncRunner {
           "sync {} copies {} again, then resumes from {}",
           options.name(),
           recopies,
-          restorePoint.get());
+          StateDirectory.display(restorePoint.get()));
       return new RunningSync(
           copier(options, state),
           copies,
@@ -238,7 +239,7 @@ public final class SyncRunner {
       SnapshotState state,
       List<SourceTable> now,
       dev.floe.core.sync.TableSelection selection,
-      Path stateDirectory) {
+      StateDirectory stateDirectory) {
     List<String> altered =
         state.alteredSinceBegin(
             now,
@@ -318,6 +319,7 @@ public final class SyncRunner {
   public RunningSync resnapshot(SyncOptions options, List<String> named) {
     // before the state is forgotten: a job still running on a cluster would keep writing
     cluster.ifPresent(remote -> remote.requireNotRunning(jobName(options)));
+    options.stateDirectory().requireReachable(STATE_DIRECTORY_KEY);
     SyncTargets targets = SyncTargets.of(options.selection());
     List<String> tables = new java.util.ArrayList<>();
     List<SourceTable> sources;
@@ -353,8 +355,8 @@ public final class SyncRunner {
     } catch (SQLException e) {
       throw MySqlConnections.explain(options.source(), e).toException(e);
     }
-    Path stateDirectory = options.stateDirectory();
-    Optional<Path> restorePoint = latestRestorePoint(stateDirectory);
+    StateDirectory stateDirectory = options.stateDirectory();
+    Optional<Path> restorePoint = stateDirectory.latestRestorePoint();
     Optional<SnapshotState> saved =
         SnapshotState.load(stateDirectory).filter(state -> state.end().isPresent());
     // Everything that reads MySQL or the checkpoint comes before anything is dropped or deleted:
@@ -411,8 +413,17 @@ public final class SyncRunner {
               + " again",
           outdated);
     }
-    for (String part : List.of("checkpoints", "savepoints", SnapshotState.FILE_NAME)) {
-      deleteRecursively(stateDirectory.resolve(part));
+    for (String part :
+        List.of(
+            "checkpoints",
+            "savepoints",
+            SnapshotState.FILE_NAME,
+            SnapshotState.FILE_NAME + ".next")) {
+      try {
+        stateDirectory.delete(part);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot remove " + stateDirectory + "/" + part, e);
+      }
     }
     SnapshotState.begin(head, tables, sources).save(stateDirectory);
     return start(options);
@@ -436,7 +447,7 @@ public final class SyncRunner {
     } catch (IOException | RuntimeException unreadable) {
       throw FloeException.badInput(
           "Cannot read the sync's checkpoint "
-              + restorePoint
+              + StateDirectory.display(restorePoint)
               + " ("
               + unreadable.getMessage()
               + "). "
@@ -454,19 +465,6 @@ public final class SyncRunner {
       return SourceBinlog.files(connection).contains(position.file());
     } catch (SQLException e) {
       throw MySqlConnections.explain(options.source(), e).toException(e);
-    }
-  }
-
-  private static void deleteRecursively(Path path) {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(path)) {
-      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(file);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot remove " + path, e);
     }
   }
 
@@ -507,7 +505,8 @@ public final class SyncRunner {
               .get()
               .environment(
                   configuration,
-                  JobJars.ofThisProcess(options.stateDirectory().resolve("job-jars")));
+                  JobJars.ofThisProcess(
+                      jobJarsDirectory(options.stateDirectory(), options.name())));
       environment.setParallelism(options.parallelism());
     } else {
       environment =
@@ -530,7 +529,7 @@ public final class SyncRunner {
           client.getJobID(),
           cluster.map(Object::toString).orElse("a local MiniCluster"),
           targets.size(),
-          restorePoint);
+          restorePoint.map(StateDirectory::display));
       return client;
     } catch (Exception e) {
       throw FloeException.internal("Cannot start the Flink job: " + e.getMessage(), e);
@@ -544,16 +543,15 @@ public final class SyncRunner {
    */
   static Configuration jobConfiguration(
       Map<String, String> flinkSettings,
-      Path stateDirectory,
+      StateDirectory stateDirectory,
       java.time.Duration checkpointInterval,
       Optional<Path> restorePoint) {
     Configuration configuration = new Configuration();
     flinkSettings.forEach(configuration::setString);
-    Path checkpoints = stateDirectory.resolve("checkpoints");
-    configuration.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
     configuration.set(
-        CheckpointingOptions.SAVEPOINT_DIRECTORY,
-        stateDirectory.resolve("savepoints").toUri().toString());
+        CheckpointingOptions.CHECKPOINTS_DIRECTORY, stateDirectory.path("checkpoints").toString());
+    configuration.set(
+        CheckpointingOptions.SAVEPOINT_DIRECTORY, stateDirectory.path("savepoints").toString());
     configuration.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 3);
     configuration.set(ExecutionCheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
     configuration.set(
@@ -569,7 +567,7 @@ public final class SyncRunner {
         "restart-strategy.exponential-delay.attempts-before-reset-backoff",
         Integer.toString(RESTART_ATTEMPTS));
     restorePoint.ifPresent(
-        path -> configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, path.toUri().toString()));
+        path -> configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, path.toString()));
     return configuration;
   }
 
@@ -578,24 +576,17 @@ public final class SyncRunner {
     return "floe sync " + options.name();
   }
 
-  /** The newest completed checkpoint or savepoint of this sync, if any. */
-  static Optional<Path> latestRestorePoint(Path stateDirectory) {
-    try (Stream<Path> files =
-        Files.isDirectory(stateDirectory) ? Files.walk(stateDirectory, 4) : Stream.empty()) {
-      return files
-          .filter(path -> path.getFileName().toString().equals("_metadata"))
-          .max(Comparator.comparingLong(SyncRunner::modified))
-          .map(Path::getParent);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot look for checkpoints in " + stateDirectory, e);
-    }
-  }
-
-  private static long modified(Path path) {
-    try {
-      return Files.getLastModifiedTime(path).toMillis();
-    } catch (IOException e) {
-      return 0;
-    }
+  /**
+   * Where the jars packed from class directories of this process go (a development build; see
+   * {@link JobJars}): beside the state when it is local, else in the temporary directory.
+   */
+  static java.nio.file.Path jobJarsDirectory(StateDirectory stateDirectory, String syncName) {
+    return stateDirectory
+        .localPath()
+        .map(directory -> directory.resolve("job-jars"))
+        .orElseGet(
+            () ->
+                java.nio.file.Path.of(
+                    System.getProperty("java.io.tmpdir"), "floe-job-jars", syncName));
   }
 }

@@ -106,7 +106,7 @@ class AlteredBeforeBinlogCheckpointITCase {
           "ALTER TABLE `" + database + "`.t ADD COLUMN b INT NOT NULL DEFAULT 5",
           "INSERT INTO `" + database + "`.t (id, a, b) VALUES (5000, 1, 2)");
       kill(sync);
-      assertThat(SyncRunner.latestRestorePoint(data.resolve("sync/crash-test")))
+      assertThat(StateDirectory.local(data.resolve("sync/crash-test")).latestRestorePoint())
           .as("no binlog checkpoint before the kill")
           .isEmpty();
 

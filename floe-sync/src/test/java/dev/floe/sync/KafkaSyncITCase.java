@@ -248,7 +248,7 @@ class KafkaSyncITCase {
     assertThat(customersHeld).isNotEqualTo(ordersHeld);
     Table orders = catalog.catalog().loadTable(TableIdentifier.of("shop", "orders"));
     long snapshotsBefore = ancestors(orders).size();
-    deleteRecursively(options.stateDirectory());
+    deleteRecursively(options.stateDirectory().localPath().orElseThrow());
 
     secondChanges(scenario, 60);
     List<KafkaBroker.Message> second = scenario.take();
@@ -495,7 +495,7 @@ class KafkaSyncITCase {
       assertThat(rows(clicks, "user").get("u2")).isEqualTo("at=2026-01-03T10:00Z,user=u2,clicks=2");
       sync.cancel(Duration.ofSeconds(60));
     }
-    deleteRecursively(options.stateDirectory());
+    deleteRecursively(options.stateDirectory().localPath().orElseThrow());
     broker.send(
         topic,
         List.of(

@@ -28,7 +28,7 @@ public final class KafkaSyncProcess {
       RunningSync sync =
           new KafkaSyncRunner(catalog)
               .start(options(data, args[1], args[2], KafkaFormat.parse(args[3])));
-      System.out.println("running " + sync.restoredFrom().map(Path::toString).orElse("fresh"));
+      System.out.println("running " + sync.restoredFrom().orElse("fresh"));
       System.out.flush();
       sync.await();
     }

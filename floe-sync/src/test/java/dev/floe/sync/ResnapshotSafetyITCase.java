@@ -146,7 +146,12 @@ class ResnapshotSafetyITCase {
 
   @Test
   void aCheckpointThatCannotBeReadStopsResnapshotAndDeletesNothing() throws Exception {
-    Path restorePoint = SyncRunner.latestRestorePoint(directory.resolve("state")).orElseThrow();
+    Path restorePoint =
+        Path.of(
+            StateDirectory.local(directory.resolve("state"))
+                .latestRestorePoint()
+                .orElseThrow()
+                .toUri());
     Files.writeString(restorePoint.resolve("_metadata"), "not a checkpoint");
     Map<String, String> stateBefore = state();
     String eventsBefore = uuid("events");

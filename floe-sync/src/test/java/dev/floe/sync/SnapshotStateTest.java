@@ -40,8 +40,8 @@ class SnapshotStateTest {
         SnapshotState.begin(new BinlogPosition("mysql-bin.000003", 4), List.of(), List.of(ITEMS))
             .complete(new BinlogPosition("mysql-bin.000003", 900));
 
-    begun.save(directory);
-    SnapshotState loaded = SnapshotState.load(directory).orElseThrow();
+    begun.save(StateDirectory.local(directory));
+    SnapshotState loaded = SnapshotState.load(StateDirectory.local(directory)).orElseThrow();
 
     assertThat(loaded).isEqualTo(begun);
     assertThat(loaded.definitions()).containsOnlyKeys("shop.items");
@@ -89,7 +89,7 @@ class SnapshotStateTest {
             + "end-position=4321\n",
         StandardCharsets.UTF_8);
 
-    SnapshotState loaded = SnapshotState.load(directory).orElseThrow();
+    SnapshotState loaded = SnapshotState.load(StateDirectory.local(directory)).orElseThrow();
 
     assertThat(loaded.syncId()).isEqualTo("6d1f3b0e-5a43-4c4e-9d8e-0c2f5a1b7e11");
     assertThat(loaded.start()).isEqualTo(new BinlogPosition("mysql-bin.000002", 1234));
@@ -99,7 +99,8 @@ class SnapshotStateTest {
     assertThat(loaded.alteredSinceBegin(List.of(), name -> true))
         .as("nothing recorded, nothing compared")
         .isEmpty();
-    assertThat(SnapshotState.load(directory.resolve("none"))).isEqualTo(Optional.empty());
+    assertThat(SnapshotState.load(StateDirectory.local(directory.resolve("none"))))
+        .isEqualTo(Optional.empty());
   }
 
   @Test
@@ -109,7 +110,7 @@ class SnapshotStateTest {
         "format=3\nsync-id=x\nstart-file=mysql-bin.000001\nstart-position=4\n",
         StandardCharsets.UTF_8);
 
-    assertThatThrownBy(() -> SnapshotState.load(directory))
+    assertThatThrownBy(() -> SnapshotState.load(StateDirectory.local(directory)))
         .isInstanceOf(FloeException.class)
         .hasMessageContaining(directory.resolve(SnapshotState.FILE_NAME).toString())
         .hasMessageContaining("format 3")

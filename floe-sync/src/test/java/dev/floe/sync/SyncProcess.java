@@ -33,7 +33,7 @@ public final class SyncProcess {
               Duration.ofSeconds(Long.parseLong(args[5])));
       RunningSync sync =
           new SyncRunner(catalog, new MySqlConnections(Duration.ofSeconds(10))).start(options);
-      System.out.println("running " + sync.restoredFrom().map(Path::toString).orElse("fresh"));
+      System.out.println("running " + sync.restoredFrom().orElse("fresh"));
       System.out.flush();
       sync.await();
     }

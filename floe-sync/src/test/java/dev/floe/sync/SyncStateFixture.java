@@ -184,7 +184,8 @@ final class SyncStateFixture {
    * the version after {@link CommitterStateSerializer#MAGIC}; empty when it holds none.
    */
   static Optional<Integer> committerStateVersion(Path restorePoint) throws IOException {
-    return CheckpointedCommitterState.read(restorePoint).stream()
+    return CheckpointedCommitterState.read(new org.apache.flink.core.fs.Path(restorePoint.toUri()))
+        .stream()
         .findFirst()
         .map(
             bytes ->

@@ -90,7 +90,7 @@ class SyncStateFixtureWriter {
       Path savepoint;
       try (FloeCatalog catalog = open()) {
         RunningSync sync = runner(catalog).start(options);
-        assertThat(sync.restoredFrom()).contains(checkpoint);
+        assertThat(sync.restoredFrom()).contains(checkpoint.toString());
         awaitEqual(server, catalog);
         String[] stopped = new String[1];
         trickle(server, script.get("before-savepoint"), () -> stopped[0] = sync.stop(TIMEOUT));

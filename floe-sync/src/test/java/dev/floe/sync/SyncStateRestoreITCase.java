@@ -81,7 +81,8 @@ class SyncStateRestoreITCase {
             new SyncRunner(catalog, new MySqlConnections(Duration.ofSeconds(10)))
                 .start(SyncStateFixture.options(server))) {
           assertThat(sync.restoredFrom())
-              .contains(SyncStateFixture.ROOT.resolve(fixture.getProperty(kind + ".path")));
+              .contains(
+                  SyncStateFixture.ROOT.resolve(fixture.getProperty(kind + ".path")).toString());
           awaitEqual(server, catalog);
           assertThat(SyncStateFixture.commits(catalog, id -> id == checkpointId))
               .as("checkpoint %s committed again from the restored state", checkpointId)
