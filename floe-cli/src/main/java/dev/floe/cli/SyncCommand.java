@@ -21,6 +21,7 @@ import dev.floe.sync.ProgressPrinter;
 import dev.floe.sync.ProgressView;
 import dev.floe.sync.RemoteFlinkCluster;
 import dev.floe.sync.RunningSync;
+import dev.floe.sync.StateDirectory;
 import dev.floe.sync.SyncOptions;
 import dev.floe.sync.SyncProgress;
 import dev.floe.sync.SyncRunner;
@@ -451,7 +452,7 @@ final class SyncCommand implements Callable<Integer> {
             selection,
             Duration.ofSeconds(checkpointIntervalSeconds),
             parallelism,
-            settings.dataDirectory().resolve("sync").resolve(syncName),
+            stateDirectory(settings, syncName),
             serverTimeZone,
             chunkRows,
             rowsPerSecond,
@@ -688,7 +689,7 @@ final class SyncCommand implements Callable<Integer> {
             selection,
             Duration.ofSeconds(checkpointIntervalSeconds),
             parallelism,
-            settings.dataDirectory().resolve("sync").resolve(syncName),
+            stateDirectory(settings, syncName),
             starting,
             properties,
             partitions,
@@ -820,5 +821,22 @@ final class SyncCommand implements Callable<Integer> {
       cause = cause.getCause();
     }
     return cause.getMessage();
+  }
+
+  /**
+   * The sync's state directory: {@code sync.state-dir} (else {@code <data-dir>/sync}), then the
+   * sync's name. A state directory on HDFS is reached with the catalog's Hadoop settings.
+   *
+   * @throws FloeException BAD_INPUT when sync.state-dir is not a usable location
+   */
+  private static StateDirectory stateDirectory(FloeSettings settings, String syncName) {
+    StateDirectory root =
+        settings
+            .sync()
+            .stateDirectory()
+            .map(location -> StateDirectory.of(location, "sync.state-dir"))
+            .orElseGet(() -> StateDirectory.local(settings.dataDirectory().resolve("sync")));
+    StateDirectory.useHadoopSettings(settings.catalog().properties());
+    return root.resolve(syncName);
   }
 }

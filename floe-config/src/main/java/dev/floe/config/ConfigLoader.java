@@ -524,7 +524,8 @@ public final class ConfigLoader {
                 string(values, ConfigSchema.SYNC_DEAD_LETTER),
                 string(values, ConfigSchema.SYNC_ON_BAD_MESSAGE),
                 string(values, ConfigSchema.SYNC_TARGET),
-                list(values, ConfigSchema.SYNC_KEY)));
+                list(values, ConfigSchema.SYNC_KEY)),
+            string(values, ConfigSchema.SYNC_STATE_DIR));
     return new FloeSettings(
         dataDirectory,
         catalog,
@@ -619,12 +620,47 @@ public final class ConfigLoader {
             .orElse(Map.of());
     Map<String, String> properties = new LinkedHashMap<>(given);
     s3Properties(file, section, values, given).forEach(properties::put);
+    hadoopProperties(file, section, values, given).forEach(properties::put);
     return new CatalogSettings(
         type,
         value(values, ConfigSchema.CATALOG_NAME.name(), String.class).orElse("floe"),
         uri,
         warehouse,
         properties);
+  }
+
+  /**
+   * The catalog properties of a catalog section's {@code hadoop} map: {@code hadoop.KEY} for each
+   * Hadoop setting {@code KEY} (what Floe's Hadoop configuration reads), each given once.
+   */
+  private static Map<String, String> hadoopProperties(
+      Path file, String section, Map<String, Located> values, Map<String, String> given) {
+    Located located = values.get(ConfigSchema.CATALOG_HADOOP.name());
+    if (located == null) {
+      return Map.of();
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, String> settings = (Map<String, String>) located.value();
+    Map<String, String> properties = new LinkedHashMap<>();
+    for (Map.Entry<String, String> setting : settings.entrySet()) {
+      String property = "hadoop." + setting.getKey();
+      if (given.containsKey(property)) {
+        throw FloeException.badInput(
+            where(file, located.line())
+                + section
+                + ".hadoop "
+                + setting.getKey()
+                + " and "
+                + section
+                + ".properties "
+                + property
+                + " set the same thing. Keep it under "
+                + section
+                + ".hadoop and remove the property.");
+      }
+      properties.put(property, setting.getValue());
+    }
+    return properties;
   }
 
   /** The Iceberg property each catalog.s3-* key sets (S3FileIO's names). */

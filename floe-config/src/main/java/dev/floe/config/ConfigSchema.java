@@ -82,6 +82,18 @@ public final class ConfigSchema {
           "More Iceberg catalog properties, passed as they are (e.g. jdbc.user, jdbc.password,"
               + " io-impl, s3.endpoint). Values of keys that contain password, secret, token or"
               + " credential are never printed.");
+  public static final ConfigKey CATALOG_HADOOP =
+      key(
+          "catalog.hadoop",
+          Kind.MAP,
+          "Hadoop's defaults",
+          "For a warehouse on HDFS (hdfs:// locations, read and written through Iceberg's"
+              + " HadoopFileIO with Hadoop's HDFS client): Hadoop client settings, passed as they"
+              + " are, e.g. { dfs.replication: '2', fs.defaultFS: 'hdfs://namenode:8020' } or a"
+              + " NameNode HA nameservice's dfs.* keys. They travel with the catalog's properties"
+              + " (as hadoop.KEY) to the sync's Flink job, floe sql and the optimizer workers, and"
+              + " a sync's state on HDFS (sync.state-dir) uses them too. The warehouse's NameNode"
+              + " is checked (it answers) before a command does any work.");
   public static final ConfigKey CATALOG_S3_ENDPOINT =
       key(
           "catalog.s3-endpoint",
@@ -246,6 +258,18 @@ public final class ConfigSchema {
               + " that runs the binlog job; the initial snapshot copy stays in the floe sync"
               + " process. The cluster must reach the catalog, the warehouse, the sync's state"
               + " directory (same path) and MySQL. --flink replaces it.");
+  public static final ConfigKey SYNC_STATE_DIR =
+      key(
+          "sync.state-dir",
+          Kind.STRING,
+          "<data-dir>/sync",
+          "floe sync: where each sync keeps its state, in a directory per sync name: Flink's"
+              + " checkpoints and savepoints and the snapshot state. A local path, or"
+              + " hdfs://NAMENODE:PORT/PATH to keep it on HDFS (read and written through Flink's"
+              + " file-system API with the Hadoop settings of catalog.hadoop), which a sync on a"
+              + " Flink cluster needs unless every machine mounts the same directory. Object"
+              + " stores (s3://) are refused: Flink reaches them only through its file-system"
+              + " plugins. Checked (the file system answers) before the sync does any work.");
   public static final ConfigKey SYNC_TOPICS =
       key(
           "sync.topics",
@@ -788,6 +812,7 @@ public final class ConfigSchema {
           CATALOG_URI,
           CATALOG_WAREHOUSE,
           CATALOG_PROPERTIES,
+          CATALOG_HADOOP,
           CATALOG_S3_ENDPOINT,
           CATALOG_S3_REGION,
           CATALOG_S3_PATH_STYLE_ACCESS,
@@ -808,6 +833,7 @@ public final class ConfigSchema {
           SYNC_PARTITIONS,
           SYNC_ROUTES,
           SYNC_FLINK,
+          SYNC_STATE_DIR,
           SYNC_TOPICS,
           SYNC_FORMAT,
           SYNC_TARGET,

@@ -612,7 +612,7 @@ class ConfigLoaderKeeperTest {
               tpye: rest
         """,
         ", line 7: unknown key 'keeper.catalogs[1].tpye'. Did you mean 'keeper.catalogs[1].type'?"
-            + " The keys under 'keeper.catalogs[1]' are: type, name, uri, warehouse, properties,"
+            + " The keys under 'keeper.catalogs[1]' are: type, name, uri, warehouse, properties, hadoop,"
             + " s3-endpoint, s3-region, s3-path-style-access, s3-access-key-id,"
             + " s3-secret-access-key, include, exclude. Every key is listed in docs/config.md and by 'floe config"
             + " --reference'.");
@@ -693,7 +693,7 @@ class ConfigLoaderKeeperTest {
     assertRefused(
         "keeper:\n  catalogs:\n    - prod\n",
         ", line 3: 'keeper.catalogs[0]' must be a section with the keys type, name, uri,"
-            + " warehouse, properties, s3-endpoint, s3-region, s3-path-style-access,"
+            + " warehouse, properties, hadoop, s3-endpoint, s3-region, s3-path-style-access,"
             + " s3-access-key-id, s3-secret-access-key, include, exclude, not 'prod'.");
   }
 

@@ -192,7 +192,7 @@ class ConfigLoaderTest {
             "Config file "
                 + file
                 + ", line 3: unknown key 'catalog.tpye'. Did you mean 'catalog.type'? The keys"
-                + " under 'catalog' are: type, name, uri, warehouse, properties, s3-endpoint, s3-region, s3-path-style-access, s3-access-key-id, s3-secret-access-key. Every key is"
+                + " under 'catalog' are: type, name, uri, warehouse, properties, hadoop, s3-endpoint, s3-region, s3-path-style-access, s3-access-key-id, s3-secret-access-key. Every key is"
                 + " listed in docs/config.md and by 'floe config --reference'.")
         .extracting(error -> ((FloeException) error).category())
         .isEqualTo(ErrorCategory.BAD_INPUT);
@@ -299,6 +299,45 @@ class ConfigLoaderTest {
             Map.entry("s3.path-style-access", "true"),
             Map.entry("s3.access-key-id", "AKID"),
             Map.entry("s3.secret-access-key", "SECRET"));
+  }
+
+  @Test
+  void theHadoopSettingsBecomeHadoopPrefixedCatalogPropertiesAndTheStateDirIsKept()
+      throws Exception {
+    Path file =
+        write(
+            "catalog:\n  type: jdbc\n  uri: jdbc:postgresql://db/iceberg\n"
+                + "  warehouse: hdfs://namenode:8020/warehouse\n"
+                + "  hadoop:\n    dfs.replication: 2\n    dfs.client.use.datanode.hostname: 'true'\n"
+                + "sync:\n  state-dir: hdfs://namenode:8020/floe/sync\n");
+
+    FloeSettings settings = loader.load(file, Optional.empty(), directory);
+
+    assertThat(settings.catalog().properties())
+        .containsOnly(
+            Map.entry("hadoop.dfs.replication", "2"),
+            Map.entry("hadoop.dfs.client.use.datanode.hostname", "true"));
+    assertThat(settings.sync().stateDirectory()).contains("hdfs://namenode:8020/floe/sync");
+    assertThat(loader.load(write("sync:\n  parallelism: 1\n"), Optional.empty(), directory))
+        .extracting(loaded -> loaded.sync().stateDirectory())
+        .isEqualTo(Optional.empty());
+  }
+
+  @Test
+  void aHadoopSettingAlsoGivenAsAPropertyIsRefused() throws Exception {
+    Path file =
+        write(
+            "catalog:\n  type: hadoop\n  warehouse: hdfs://nn:8020/w\n"
+                + "  hadoop:\n    dfs.replication: 1\n"
+                + "  properties:\n    hadoop.dfs.replication: 3\n");
+
+    assertThatThrownBy(() -> loader.load(file, Optional.empty(), directory))
+        .hasMessage(
+            "Config file "
+                + file
+                + ", line 5: catalog.hadoop dfs.replication and catalog.properties"
+                + " hadoop.dfs.replication set the same thing. Keep it under catalog.hadoop and"
+                + " remove the property.");
   }
 
   @Test

@@ -63,6 +63,7 @@ public final class CatalogFactory {
     properties.putAll(settings.properties());
     S3Warehouse.useS3FileIo(properties);
     S3Warehouse.check(settings.name(), properties);
+    HdfsWarehouse.check(settings.name(), properties);
     return new FloeCatalog(build(settings.name(), properties), properties);
   }
 
@@ -109,7 +110,7 @@ public final class CatalogFactory {
 
   private static Catalog build(String name, Map<String, String> properties) {
     try {
-      return CatalogUtil.buildIcebergCatalog(name, properties, HadoopConf.create());
+      return CatalogUtil.buildIcebergCatalog(name, properties, HadoopConf.create(properties));
     } catch (IllegalArgumentException e) {
       throw FloeException.badInput(
           "The catalog settings are not usable: "

@@ -28,7 +28,7 @@ final class FloeCatalogLoader implements CatalogLoader {
 
   @Override
   public Catalog loadCatalog() {
-    return CatalogUtil.buildIcebergCatalog(name, properties, HadoopConf.create());
+    return CatalogUtil.buildIcebergCatalog(name, properties, HadoopConf.create(properties));
   }
 
   @Override

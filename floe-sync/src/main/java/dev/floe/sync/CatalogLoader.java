@@ -19,7 +19,7 @@ record CatalogLoader(String name, Map<String, String> properties) implements Ser
 
   Catalog open() {
     registerJdbcDrivers();
-    return CatalogUtil.buildIcebergCatalog(name, properties, HadoopConf.create());
+    return CatalogUtil.buildIcebergCatalog(name, properties, HadoopConf.create(properties));
   }
 
   /**

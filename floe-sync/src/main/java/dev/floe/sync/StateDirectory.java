@@ -115,6 +115,28 @@ public final class StateDirectory {
     return new StateDirectory(withoutTrailingSlash(uri.normalize()));
   }
 
+  /**
+   * Gives Flink's Hadoop file system (the one {@code hdfs:} state directories and the job's
+   * checkpoints are written with, in this process and its local MiniCluster) the catalog's Hadoop
+   * settings: each {@code hadoop.KEY} catalog property as Flink's {@code flink.hadoop.KEY}. Flink
+   * keeps its file systems in static state, so this (re)initialises them for the whole process;
+   * nothing is done when no such property is set. A Flink cluster's own processes take their Hadoop
+   * settings from the cluster's configuration instead.
+   */
+  public static void useHadoopSettings(java.util.Map<String, String> catalogProperties) {
+    org.apache.flink.configuration.Configuration configuration =
+        new org.apache.flink.configuration.Configuration();
+    catalogProperties.forEach(
+        (key, value) -> {
+          if (key.startsWith("hadoop.") && key.length() > "hadoop.".length()) {
+            configuration.setString("flink." + key, value);
+          }
+        });
+    if (!configuration.keySet().isEmpty()) {
+      FileSystem.initialize(configuration, null);
+    }
+  }
+
   /** The directory {@code name} below this one. */
   public StateDirectory resolve(String name) {
     requireNonNull(name, "name is null");

@@ -28,6 +28,8 @@ import java.util.Optional;
  * @param heartbeatInterval how often the binlog reader asks MySQL for a heartbeat while no change
  *     arrives, so that an idle sync's position (and so its lag) stays current
  * @param kafka the settings of a sync from Kafka topics
+ * @param stateDirectory where the syncs keep their state, a directory per sync name: a local path
+ *     or an {@code hdfs://} URI; empty = {@code <data-dir>/sync}
  */
 public record SyncSettings(
     List<String> tables,
@@ -42,7 +44,8 @@ public record SyncSettings(
     Optional<String> flink,
     List<String> routes,
     Duration heartbeatInterval,
-    KafkaSyncSettings kafka) {
+    KafkaSyncSettings kafka,
+    Optional<String> stateDirectory) {
 
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
   public static final int DEFAULT_PARALLELISM = 2;
@@ -68,6 +71,7 @@ public record SyncSettings(
     routes = List.copyOf(requireNonNull(routes, "routes is null"));
     requireNonNull(heartbeatInterval, "heartbeatInterval is null");
     requireNonNull(kafka, "kafka is null");
+    requireNonNull(stateDirectory, "stateDirectory is null");
   }
 
   /** Settings without Kafka keys. */
@@ -97,7 +101,8 @@ public record SyncSettings(
         flink,
         routes,
         heartbeatInterval,
-        KafkaSyncSettings.defaults());
+        KafkaSyncSettings.defaults(),
+        Optional.empty());
   }
 
   public static SyncSettings defaults() {

@@ -133,14 +133,17 @@ public final class PortableRewriter {
 
   /**
    * Creates the FileIO a task describes ({@code CatalogUtil.loadFileIO}) with a new Hadoop
-   * configuration. The caller closes it.
+   * configuration holding the description's {@code hadoop.*} settings ({@link HadoopConf}). The
+   * caller closes it.
    *
    * @param secrets the properties the description leaves out (credentials), from the worker's own
    *     configuration; they win over the description's
    */
   public static FileIO fileIo(
       PortableTask.FileIoDescription description, Map<String, String> secrets) {
-    return fileIo(description, secrets, HadoopConf.create());
+    Map<String, String> properties = new LinkedHashMap<>(description.properties());
+    properties.putAll(secrets);
+    return fileIo(description, secrets, HadoopConf.create(properties));
   }
 
   /**
