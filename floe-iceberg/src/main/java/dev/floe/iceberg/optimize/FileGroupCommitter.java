@@ -5,11 +5,15 @@ import dev.floe.core.optimize.PlannedSnapshot;
 import dev.floe.core.optimize.TaskKind;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,12 +23,23 @@ import org.slf4j.LoggerFactory;
  * RewriteFiles}, validated from the planned snapshot and given the planned snapshot's sequence
  * number, so that equality deletes committed since then keep applying to the new files and never
  * conflict; then the converted files' position deletes with a {@code RowDelta} that checks the
- * files still exist. A commit that fails is a conflict: its output is deleted. A commit whose state
- * is unknown keeps its output, always.
+ * files still exist. A commit that loses the race for the catalog to another writer ({@code
+ * CommitFailedException} once Iceberg's own retries, the table's {@code commit.retry.*}, are spent)
+ * is tried again with the same output, up to {@value #RACE_ATTEMPTS} times with a growing, jittered
+ * wait: a streaming writer that commits several times a second would otherwise win every race and
+ * the keeper would throw away each rewrite it made. A commit that fails otherwise is a conflict
+ * (e.g. a file it replaces is gone): its output is deleted. A commit whose state is unknown keeps
+ * its output, always.
  */
 final class FileGroupCommitter {
 
   private static final Logger LOG = LoggerFactory.getLogger(FileGroupCommitter.class);
+
+  /** How many times a commit that lost the catalog race is made, in all. */
+  static final int RACE_ATTEMPTS = 12;
+
+  private static final long FIRST_RACE_WAIT_MILLIS = 100;
+  private static final long MAX_RACE_WAIT_MILLIS = 5_000;
 
   /**
    * The outcome, and the data files the commit covered: replaced, or converted with all their
@@ -35,16 +50,20 @@ final class FileGroupCommitter {
   Committed commit(Table table, PlannedSnapshot planned, GroupResult result, TaskKind kind) {
     List<DataFile> covered = new ArrayList<>();
     if (!result.replaced().isEmpty()) {
-      RewriteFiles rewrite =
-          table
-              .newRewrite()
-              .validateFromSnapshot(planned.snapshotId())
-              .dataSequenceNumber(planned.sequenceNumber())
-              .set(OptimizeSummary.KIND, kind.displayName());
-      result.replaced().forEach(rewrite::deleteFile);
-      result.added().forEach(rewrite::addFile);
       try {
-        rewrite.commit();
+        commitRacing(
+            table,
+            () -> {
+              RewriteFiles rewrite =
+                  table
+                      .newRewrite()
+                      .validateFromSnapshot(planned.snapshotId())
+                      .dataSequenceNumber(planned.sequenceNumber())
+                      .set(OptimizeSummary.KIND, kind.displayName());
+              result.replaced().forEach(rewrite::deleteFile);
+              result.added().forEach(rewrite::addFile);
+              return rewrite;
+            });
       } catch (CommitStateUnknownException e) {
         LOG.warn("commit state unknown for a rewrite of {}; keeping its files", table.name(), e);
         return new Committed(GroupOutcome.UNKNOWN, List.of(), unknown(e, result));
@@ -64,16 +83,20 @@ final class FileGroupCommitter {
       (hasNewDeletes ? convertedWithDeletes : covered).add(file);
     }
     if (!result.addedDeletes().isEmpty()) {
-      RowDelta delta =
-          table
-              .newRowDelta()
-              .validateFromSnapshot(planned.snapshotId())
-              .validateDataFilesExist(
-                  convertedWithDeletes.stream().map(DataFile::location).toList())
-              .set(OptimizeSummary.KIND, kind.displayName());
-      result.addedDeletes().forEach(delta::addDeletes);
       try {
-        delta.commit();
+        commitRacing(
+            table,
+            () -> {
+              RowDelta delta =
+                  table
+                      .newRowDelta()
+                      .validateFromSnapshot(planned.snapshotId())
+                      .validateDataFilesExist(
+                          convertedWithDeletes.stream().map(DataFile::location).toList())
+                      .set(OptimizeSummary.KIND, kind.displayName());
+              result.addedDeletes().forEach(delta::addDeletes);
+              return delta;
+            });
       } catch (CommitStateUnknownException e) {
         LOG.warn("commit state unknown for a conversion of {}; keeping its files", table.name(), e);
         return new Committed(GroupOutcome.UNKNOWN, covered, unknown(e, result));
@@ -95,14 +118,18 @@ final class FileGroupCommitter {
     if (dangling.isEmpty()) {
       return 0;
     }
-    RewriteFiles rewrite =
-        table
-            .newRewrite()
-            .validateFromSnapshot(planned.snapshotId())
-            .set(OptimizeSummary.KIND, OptimizeSummary.DANGLING_DELETES);
-    dangling.forEach(rewrite::deleteFile);
     try {
-      rewrite.commit();
+      commitRacing(
+          table,
+          () -> {
+            RewriteFiles rewrite =
+                table
+                    .newRewrite()
+                    .validateFromSnapshot(planned.snapshotId())
+                    .set(OptimizeSummary.KIND, OptimizeSummary.DANGLING_DELETES);
+            dangling.forEach(rewrite::deleteFile);
+            return rewrite;
+          });
       return dangling.size();
     } catch (CommitStateUnknownException e) {
       LOG.warn("commit state unknown removing dangling deletes of {}", table.name(), e);
@@ -110,6 +137,44 @@ final class FileGroupCommitter {
     } catch (RuntimeException e) {
       LOG.info("removing dangling deletes of {} failed; they stay", table.name(), e);
       return 0;
+    }
+  }
+
+  /**
+   * Commits a freshly built operation; when it loses the catalog race ({@code
+   * CommitFailedException}), builds and commits it again after a wait, at most {@value
+   * #RACE_ATTEMPTS} times in all. Any other failure, and the last lost race, is thrown.
+   */
+  static void commitRacing(Table table, Supplier<? extends SnapshotUpdate<?>> operation) {
+    long wait = FIRST_RACE_WAIT_MILLIS;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        operation.get().commit();
+        if (attempt > 1) {
+          LOG.info("commit to {} landed at attempt {}", table.name(), attempt);
+        }
+        return;
+      } catch (CommitFailedException e) {
+        if (attempt >= RACE_ATTEMPTS) {
+          throw e;
+        }
+        LOG.info(
+            "commit to {} lost the race to another writer (attempt {} of {}); trying again",
+            table.name(),
+            attempt,
+            RACE_ATTEMPTS);
+        pause(wait + ThreadLocalRandom.current().nextLong(wait));
+        wait = Math.min(wait * 2, MAX_RACE_WAIT_MILLIS);
+      }
+    }
+  }
+
+  private static void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CommitFailedException("interrupted while waiting to commit again");
     }
   }
 

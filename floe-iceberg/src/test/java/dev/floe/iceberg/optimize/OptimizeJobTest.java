@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -278,6 +279,43 @@ class OptimizeJobTest {
     // The next run, once the backoff is over, completes the partition.
     Run next = optimize(table);
     assertThat(next.result().succeeded()).isTrue();
+    assertThat(UpsertTables.read(table)).isEqualTo(expected);
+  }
+
+  @Test
+  void aRewriteThatLosesTheCatalogRaceToAFasterWriterIsCommittedAgainWithItsOutput() {
+    Table table = table("racing", PartitionSpec.unpartitioned(), SMALL_TARGET);
+    UpsertWriter writer = new UpsertWriter(table);
+    for (int commit = 0; commit < 12; commit++) {
+      writer.append(inserts(commit * 10L, commit * 10L + 10, "v"));
+    }
+    // The writer commits before every attempt of the rewrite, more often than Iceberg's own
+    // retries (commit.retry.num-retries, 4 by default: 5 attempts) allow for.
+    Table writersTable = catalog.catalog().loadTable(TableIdentifier.of("db", "racing"));
+    UpsertWriter streaming = new UpsertWriter(writersTable);
+    long[] next = {1_000};
+    RacingWriterOperations racing =
+        new RacingWriterOperations(
+            ((org.apache.iceberg.HasTableOperations) table).operations(),
+            () -> {
+              streaming.append(inserts(next[0], next[0] + 5, "w"));
+              next[0] += 5;
+            },
+            8);
+    Table keepers = new org.apache.iceberg.BaseTable(racing, table.name());
+    OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
+    OptimizeJob job = new OptimizeJob(directory.resolve("spill"));
+    OptimizeJob.Preview preview =
+        job.preview("t", keepers, policy, OptimizeFailures.none(), Instant.now());
+
+    OptimizeResult result = job.run(keepers, preview);
+
+    assertThat(result.succeeded()).as(result.toString()).isTrue();
+    assertThat(racing.lost()).isEqualTo(8);
+    table.refresh();
+    assertThat(table.currentSnapshot().summary()).containsEntry("floe.optimize.kind", "minor");
+    Map<Long, String> expected = new java.util.HashMap<>(writer.expected());
+    expected.putAll(streaming.expected());
     assertThat(UpsertTables.read(table)).isEqualTo(expected);
   }
 
