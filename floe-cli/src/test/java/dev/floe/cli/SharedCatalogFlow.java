@@ -56,6 +56,7 @@ final class SharedCatalogFlow {
   private CatalogSettings catalog;
   private String database;
   private int checkpointSeconds = 1;
+  private String extraYaml = "";
 
   /**
    * @param catalogYaml the {@code catalog:} section's keys, one per line, not indented
@@ -74,6 +75,12 @@ final class SharedCatalogFlow {
    */
   SharedCatalogFlow checkpointEvery(int seconds) {
     checkpointSeconds = seconds;
+    return this;
+  }
+
+  /** More top-level sections of floe.yaml, e.g. {@code "sync:\n state-dir: hdfs://...\n"}. */
+  SharedCatalogFlow withYaml(String sections) {
+    extraYaml = sections;
     return this;
   }
 
@@ -110,6 +117,14 @@ final class SharedCatalogFlow {
 
   /** {@code floe verify} of the orders table, all its rows up to now: exit 0, equal. */
   void assertVerifyEqual() throws Exception {
+    assertVerifyEqual("orders");
+  }
+
+  /**
+   * {@code floe verify} of one table with an {@code updated_at} column (customers, products,
+   * orders), all its rows up to now, compared column by column: exit 0, equal.
+   */
+  void assertVerifyEqual(String table) throws Exception {
     String cutoff = mysqlNow();
     CliRun verify =
         CliRun.run(
@@ -122,7 +137,7 @@ final class SharedCatalogFlow {
             "--source",
             mariadb.sourceUrl("root", "", ""),
             "--table",
-            database + ".orders",
+            database + "." + table,
             "--time-column",
             "updated_at",
             "--window",
@@ -150,6 +165,7 @@ final class SharedCatalogFlow {
     StringBuilder yaml = new StringBuilder("catalog:\n");
     catalogYaml.lines().forEach(line -> yaml.append("  ").append(line).append('\n'));
     yaml.append("keeper:\n  refresh-interval-seconds: 1\n  optimizer:\n    threads: 1\n");
+    yaml.append(extraYaml);
     Files.writeString(config, yaml, StandardCharsets.UTF_8);
     catalog = new ConfigLoader(Map.of()).load(config, Optional.empty(), directory).catalog();
     String orders = database + ".orders";
@@ -174,28 +190,7 @@ final class SharedCatalogFlow {
       FloeProcess.awaitOutput(serve, serveLog, "Keeper serving ");
       phase("floe serve is serving");
       traffic.start();
-      Process sync =
-          floe.start(
-              syncLog,
-              List.of(
-                  "--config",
-                  config.toString(),
-                  "--data-dir",
-                  directory.resolve("sync-data").toString(),
-                  "--verbose",
-                  "sync",
-                  "--source",
-                  mariadb.sourceUrl("root", "", ""),
-                  "--tables",
-                  database + "\\..*",
-                  "--name",
-                  "shared",
-                  "--checkpoint-interval",
-                  String.valueOf(checkpointSeconds),
-                  "--heartbeat-interval",
-                  "1",
-                  "--progress",
-                  "log"));
+      Process sync = floe.start(syncLog, syncArguments());
       FloeProcess.awaitOutput(sync, syncLog, "Syncing 4 tables from");
       phase("floe sync has copied the tables");
 
@@ -282,6 +277,60 @@ final class SharedCatalogFlow {
       assertThat(serve.exitValue()).as(tail(serveLog)).isZero();
       phase("floe serve stopped");
       return history;
+    } finally {
+      traffic.stop();
+    }
+  }
+
+  private List<String> syncArguments() {
+    return List.of(
+        "--config",
+        config.toString(),
+        "--data-dir",
+        directory.resolve("sync-data").toString(),
+        "--verbose",
+        "sync",
+        "--source",
+        mariadb.sourceUrl("root", "", ""),
+        "--tables",
+        database + "\\..*",
+        "--name",
+        "shared",
+        "--checkpoint-interval",
+        String.valueOf(checkpointSeconds),
+        "--heartbeat-interval",
+        "1",
+        "--progress",
+        "log");
+  }
+
+  /**
+   * After {@link #run()}: starts the same sync again (same name, config and data directory), so it
+   * resumes from the savepoint its stop took, with live changes; returns once every table has
+   * MySQL's row count again and the sync stopped with a savepoint. Returns the run's output.
+   */
+  String resumeSync() throws Exception {
+    DemoTraffic traffic = new DemoTraffic(mariadb, database);
+    Path log = directory.resolve("sync-resumed.log");
+    try (FloeProcess floe = new FloeProcess()) {
+      Process sync = floe.start(log, syncArguments());
+      FloeProcess.awaitOutput(sync, log, "Syncing 4 tables from");
+      phase("floe sync resumed");
+      traffic.start();
+      Poll.until(
+          "changes made while the resumed sync runs",
+          WITHIN,
+          Duration.ofMillis(100),
+          () -> traffic.changes() >= 20);
+      traffic.stop();
+      assertThat(traffic.failure()).isEmpty();
+      awaitCaughtUp(database, log);
+      phase("the resumed sync caught up after " + traffic.changes() + " changes");
+      sync.destroy(); // SIGTERM: a savepoint, then exit
+      assertThat(sync.waitFor(2, TimeUnit.MINUTES)).isTrue();
+      String output = Files.readString(log, StandardCharsets.UTF_8);
+      assertThat(output).as(output).contains("Stopped. Run the same command to resume from");
+      return output;
     } finally {
       traffic.stop();
     }
