@@ -257,7 +257,7 @@ public final class ConfigSchema {
           "floe sync: HOST:PORT of the REST endpoint (rest.port) of a Flink cluster's JobManager"
               + " that runs the binlog job; the initial snapshot copy stays in the floe sync"
               + " process. The cluster must reach the catalog, the warehouse, the sync's state"
-              + " directory (same path) and MySQL. --flink replaces it.");
+              + " directory (sync.state-dir: the same path, or HDFS) and MySQL. --flink replaces it.");
   public static final ConfigKey SYNC_STATE_DIR =
       key(
           "sync.state-dir",
