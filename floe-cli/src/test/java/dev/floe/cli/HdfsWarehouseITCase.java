@@ -24,6 +24,7 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,7 +61,9 @@ class HdfsWarehouseITCase {
         "  jdbc.password: " + postgres.password());
   }
 
+  /** About 3 minutes on a quiet machine (6 on a busy one): tagged slow, see README. */
   @Test
+  @Tag("slow")
   void syncResumeKeeperVerifySqlAndEveryMaintenanceCommandWorkWithTheWarehouseAndStateOnHdfs(
       MariaDbServer mariadb, PostgresServer postgres) throws Exception {
     try (HdfsServer hdfs = HdfsServer.start()) {
