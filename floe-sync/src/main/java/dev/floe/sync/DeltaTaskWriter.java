@@ -2,6 +2,7 @@ package dev.floe.sync;
 
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
@@ -16,6 +17,7 @@ import org.apache.iceberg.io.BaseTaskWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.util.PropertyUtil;
+import org.apache.iceberg.util.StructLikeWrapper;
 
 /**
  * Writes one checkpoint's changes to one table: data files, equality deletes keyed by the
@@ -23,6 +25,12 @@ import org.apache.iceberg.util.PropertyUtil;
  * the same checkpoint (an equality delete does not apply to rows of its own commit). A table
  * without identifier fields (plain JSON appended without a key) takes inserts only, as plain data
  * files.
+ *
+ * <p>Changes are folded per key and partition before they are written: a key changed ten times in
+ * one checkpoint costs at most one equality delete and one row, never a position delete, as long as
+ * the subtask's {@link FoldBudget} lasts. Past it, the writer writes what it holds and goes on
+ * folding from there (later changes of a key already written become position deletes, as without
+ * folding). What lands is the same either way: the last change of each key.
  *
  * <p>Not thread-safe; one per table per writer subtask per checkpoint.
  */
@@ -34,6 +42,7 @@ final class DeltaTaskWriter extends BaseTaskWriter<Record> {
   private final InternalRecordWrapper partitionWrapper;
   private final Map<PartitionKey, RowDeltaWriter> writers = new HashMap<>();
   private final Map<PartitionKey, RollingFileWriter> appenders = new HashMap<>();
+  private final FoldBudget budget;
 
   private DeltaTaskWriter(
       Table table,
@@ -42,16 +51,22 @@ final class DeltaTaskWriter extends BaseTaskWriter<Record> {
       GenericAppenderFactory appenderFactory,
       OutputFileFactory fileFactory,
       FileFormat format,
-      long targetFileSize) {
+      long targetFileSize,
+      FoldBudget budget) {
     super(table.spec(), format, appenderFactory, fileFactory, table.io(), targetFileSize);
+    this.budget = budget;
     this.schema = schema;
     this.keySchema = keySchema;
     this.partitionKey = new PartitionKey(table.spec(), schema);
     this.partitionWrapper = new InternalRecordWrapper(schema.asStruct());
   }
 
-  /** A writer of rows of the table's schema {@code schema} (the current one or an older one). */
-  static DeltaTaskWriter create(Table table, Schema schema, int partitionId, long taskId) {
+  /**
+   * A writer of rows of the table's schema {@code schema} (the current one or an older one),
+   * folding changes per key within {@code budget}.
+   */
+  static DeltaTaskWriter create(
+      Table table, Schema schema, int partitionId, long taskId, FoldBudget budget) {
     Schema keySchema = TypeUtil.select(schema, schema.identifierFieldIds());
     int[] equalityFieldIds =
         schema.identifierFieldIds().stream().mapToInt(Integer::intValue).toArray();
@@ -84,7 +99,7 @@ final class DeltaTaskWriter extends BaseTaskWriter<Record> {
             TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
             TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
     return new DeltaTaskWriter(
-        table, schema, keySchema, appenderFactory, fileFactory, format, targetFileSize);
+        table, schema, keySchema, appenderFactory, fileFactory, format, targetFileSize, budget);
   }
 
   /**
@@ -111,7 +126,7 @@ final class DeltaTaskWriter extends BaseTaskWriter<Record> {
       appenderFor(row).write(row);
       return;
     }
-    writerFor(row).write(row);
+    writerFor(row).fold(key(row), row, false);
   }
 
   private RollingFileWriter appenderFor(Record row) {
@@ -129,14 +144,19 @@ final class DeltaTaskWriter extends BaseTaskWriter<Record> {
 
   /** Deletes the row with this row's key, then writes the row. */
   void upsert(Record row) throws IOException {
-    RowDeltaWriter writer = writerFor(row);
-    writer.deleteKey(key(row));
-    writer.write(row);
+    writerFor(row).fold(key(row), row, true);
   }
 
   /** Deletes the row with this row's key. */
   void delete(Record row) throws IOException {
-    writerFor(row).deleteKey(key(row));
+    writerFor(row).fold(key(row), null, true);
+  }
+
+  /** Writes what every partition holds back and gives the budget back. */
+  private void writeHeld() throws IOException {
+    for (RowDeltaWriter writer : writers.values()) {
+      writer.writeHeld();
+    }
   }
 
   Schema schema() {
@@ -165,8 +185,18 @@ final class DeltaTaskWriter extends BaseTaskWriter<Record> {
     return writer;
   }
 
+  /** Drops what it holds back (never written), then the files written so far. */
+  @Override
+  public void abort() throws IOException {
+    for (RowDeltaWriter writer : writers.values()) {
+      writer.dropHeld();
+    }
+    super.abort();
+  }
+
   @Override
   public void close() throws IOException {
+    writeHeld();
     for (RowDeltaWriter writer : writers.values()) {
       writer.close();
     }
@@ -177,13 +207,83 @@ final class DeltaTaskWriter extends BaseTaskWriter<Record> {
     appenders.clear();
   }
 
+  /** The last change of one key in one checkpoint, not written yet. */
+  private static final class Held {
+    final Record key;
+
+    /** Whether a row of this key from before the checkpoint is deleted (an equality delete). */
+    final boolean deletesOlder;
+
+    /** The key's row at the end, or null when the key ends deleted. */
+    Record row;
+
+    Held(Record key, boolean deletesOlder, Record row) {
+      this.key = key;
+      this.deletesOlder = deletesOlder;
+      this.row = row;
+    }
+  }
+
   private final class RowDeltaWriter extends BaseEqualityDeltaWriter {
     private final InternalRecordWrapper rowWrapper = new InternalRecordWrapper(schema.asStruct());
     private final InternalRecordWrapper keyWrapper =
         new InternalRecordWrapper(keySchema.asStruct());
+    private final StructLikeWrapper probe = StructLikeWrapper.forType(keySchema.asStruct());
+    private final Map<StructLikeWrapper, Held> held = new LinkedHashMap<>();
 
     RowDeltaWriter(StructLike partition) {
       super(partition, schema, keySchema);
+    }
+
+    /**
+     * One change of a key: {@code row} is its new row (null for a delete), {@code deletesOlder}
+     * whether the change replaces a row the key may have had before (an upsert or a delete; not an
+     * insert of a new key).
+     */
+    void fold(Record key, Record row, boolean deletesOlder) throws IOException {
+      Held last = held.get(probe.set(keyWrapper.wrap(key)));
+      if (last != null) {
+        // The key's first change this checkpoint decides whether an older row is deleted.
+        last.row = row;
+        return;
+      }
+      if (!budget.take()) {
+        DeltaTaskWriter.this.writeHeld();
+        if (!budget.take()) {
+          // Other tables of this subtask hold the whole budget: no folding for this change.
+          apply(new Held(key, deletesOlder, row));
+          return;
+        }
+      }
+      StructLike stableKey = new InternalRecordWrapper(keySchema.asStruct()).wrap(key);
+      held.put(probe.copyFor(stableKey), new Held(key, deletesOlder, row));
+    }
+
+    void writeHeld() throws IOException {
+      int count = held.size();
+      try {
+        for (Held change : held.values()) {
+          apply(change);
+        }
+      } finally {
+        held.clear();
+        budget.release(count);
+      }
+    }
+
+    void dropHeld() {
+      int count = held.size();
+      held.clear();
+      budget.release(count);
+    }
+
+    private void apply(Held change) throws IOException {
+      if (change.deletesOlder) {
+        deleteKey(change.key);
+      }
+      if (change.row != null) {
+        write(change.row);
+      }
     }
 
     @Override

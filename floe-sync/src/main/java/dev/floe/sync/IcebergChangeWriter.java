@@ -46,6 +46,9 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
 
   private transient long sourceMillis;
 
+  /** The keys all writers of this subtask hold back until the checkpoint, together. */
+  private transient FoldBudget foldBudget;
+
   /**
    * @param catalogLoader opens the catalog in the task
    */
@@ -64,6 +67,7 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
     writers = new HashMap<>();
     closed = new ArrayList<>();
     positions = new HashMap<>();
+    foldBudget = new FoldBudget(FoldBudget.DEFAULT_KEYS);
   }
 
   @Override
@@ -179,7 +183,8 @@ final class IcebergChangeWriter extends AbstractStreamOperator<TableCommittable>
         table,
         schema,
         getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-        System.nanoTime());
+        System.nanoTime(),
+        foldBudget);
   }
 
   /**
