@@ -295,12 +295,17 @@ final class KeeperLiveBenchmark implements Benchmark {
     }
     long optimizeBytes = 0;
     long optimizeRuns = 0;
+    long runBytesIn = 0;
+    List<Long> runMillis = new ArrayList<>();
     for (RunRecord run : keeper.store().runs(new TableKey("floe", "bench.kept"), 1_000_000)) {
       if (run.kind().equals("optimize")) {
         optimizeBytes += run.bytesOut();
         optimizeRuns++;
+        runMillis.add(run.duration().toMillis());
+        runBytesIn += run.bytesIn();
       }
     }
+    java.util.Collections.sort(runMillis);
     measurements.add(
         new BenchmarkResult.Measurement("writer commits per table", writer.commits(), ""));
     measurements.add(
@@ -314,6 +319,25 @@ final class KeeperLiveBenchmark implements Benchmark {
     measurements.add(
         new BenchmarkResult.Measurement(
             "bytes the keeper wrote to bench.kept", optimizeBytes / 1e6, "MB"));
+    if (!runMillis.isEmpty()) {
+      // What bounds how often the keeper runs: a run's own length, or the writer's triggers.
+      measurements.add(
+          new BenchmarkResult.Measurement(
+              "keeper run time, median", runMillis.get(runMillis.size() / 2), "ms"));
+      measurements.add(
+          new BenchmarkResult.Measurement(
+              "keeper run time, p90", runMillis.get(runMillis.size() * 9 / 10), "ms"));
+      measurements.add(
+          new BenchmarkResult.Measurement(
+              "keeper busy (run time / wall time)",
+              100.0
+                  * runMillis.stream().mapToLong(Long::longValue).sum()
+                  / Math.max(1, samples.get(samples.size() - 1).minute() * 60_000),
+              "%"));
+      measurements.add(
+          new BenchmarkResult.Measurement(
+              "bytes a keeper run read, mean", runBytesIn / 1e6 / optimizeRuns, "MB"));
+    }
     Sample last = samples.get(samples.size() - 1);
     List<BenchmarkResult.Ratio> ratios = new ArrayList<>();
     ratios.add(
