@@ -189,8 +189,9 @@ public final class OptimizerWorker {
   private void work() {
     Duration backoff = FIRST_BACKOFF;
     while (!stopping) {
+      String id = null;
       try {
-        String id = registered();
+        id = registered();
         Optional<KeeperClient.Task> task = client.poll(id, options.pollWait());
         reachable();
         backoff = FIRST_BACKOFF;
@@ -200,7 +201,7 @@ public final class OptimizerWorker {
           client.release(id, task.get().id());
         }
       } catch (KeeperClient.UnknownWorker e) {
-        forget(e.getMessage());
+        forget(id, e.getMessage());
       } catch (KeeperClient.Unreachable e) {
         unreachable(e);
         try {
@@ -293,7 +294,7 @@ public final class OptimizerWorker {
       try {
         return client.complete(id, taskId, result) ? Delivery.ACCEPTED : Delivery.REFUSED;
       } catch (KeeperClient.UnknownWorker e) {
-        forget(e.getMessage());
+        forget(id, e.getMessage());
         return Delivery.UNKNOWN_WORKER;
       } catch (KeeperClient.Unreachable e) {
         if (System.nanoTime() > deadline) {
@@ -322,7 +323,7 @@ public final class OptimizerWorker {
       }
       reachable();
     } catch (KeeperClient.UnknownWorker e) {
-      forget(e.getMessage());
+      forget(id, e.getMessage());
     } catch (KeeperClient.Unreachable e) {
       unreachable(e);
     } catch (RuntimeException e) {
@@ -356,9 +357,14 @@ public final class OptimizerWorker {
     }
   }
 
-  private void forget(String why) {
+  /**
+   * Registers again on the next call when the keeper did not know {@code refused}. A refusal of an
+   * earlier id (a task leased from a keeper that has since restarted, handed in after this worker
+   * registered with the new one) leaves the current registration alone.
+   */
+  private void forget(String refused, String why) {
     synchronized (registration) {
-      if (workerId != null) {
+      if (workerId != null && workerId.equals(refused)) {
         LOG.info("the keeper forgot worker {} ({}); registering again", workerId, why);
         workerId = null;
       }
