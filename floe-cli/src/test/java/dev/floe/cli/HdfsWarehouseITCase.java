@@ -156,7 +156,7 @@ class HdfsWarehouseITCase {
   }
 
   @Test
-  void aNameNodeThatDoesNotAnswerOrAStateDirOnS3StopsTheCommandBeforeItStarts(
+  void aNameNodeThatDoesNotAnswerOrAStateDirOnAnotherObjectStoreStopsTheCommandBeforeItStarts(
       MariaDbServer mariadb, PostgresServer postgres) throws Exception {
     String database = postgres.createDatabase("hdfsbad");
     String source = mariadb.createDatabase("hdfsbad");
@@ -196,16 +196,17 @@ class HdfsWarehouseITCase {
                 + " is reachable from this machine. Nothing was changed.");
     assertThat(state.out()).doesNotContain("Syncing");
 
-    CliRun s3 =
+    CliRun gcs =
         run(
             hdfsCatalog(postgres, database, localWarehouse),
-            "sync:\n  state-dir: s3://lake/floe-state\n",
+            "sync:\n  state-dir: gs://lake/floe-state\n",
             sync);
-    assertStopped(s3);
-    assertThat(s3.err())
+    assertStopped(gcs);
+    assertThat(gcs.err())
         .contains(
-            "sync.state-dir 's3://lake/floe-state' is on an object store (s3://), where Floe"
-                + " cannot keep a sync's checkpoints yet");
+            "sync.state-dir 'gs://lake/floe-state' is on an object store (gs://), where Floe"
+                + " cannot keep a sync's checkpoints")
+        .contains("Put the state on S3 (s3://BUCKET/PATH), on HDFS");
 
     // Nothing was written: no table, no local state.
     try (FloeCatalog catalog =

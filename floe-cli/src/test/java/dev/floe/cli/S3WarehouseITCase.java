@@ -62,7 +62,8 @@ class S3WarehouseITCase {
                   s3Catalog(postgres, postgres.createDatabase("s3"), s3, "lake"))
               // a commit on s3proxy takes 1-3 s here: a sync committing every second would win
               // every race against the keeper's commits (measured: 4 lost in a row, then backoff)
-              .checkpointEvery(5);
+              .checkpointEvery(5)
+              .withYaml("sync:\n  state-dir: s3://lake/floe-state\n");
 
       SharedCatalogFlow.History history = flow.run();
 
@@ -78,6 +79,21 @@ class S3WarehouseITCase {
         assertThat(table.io().getClass().getName()).isEqualTo("org.apache.iceberg.aws.s3.S3FileIO");
       }
       assertThat(dataFiles(tableOnDisk)).as("data files in the bucket").isNotEmpty();
+
+      // The sync's state is in the bucket (through Hadoop's S3A, with the catalog's S3
+      // settings): the snapshot state, checkpoints, and the savepoint its stop took; nothing of it
+      // on local disk. The same sync resumes from that savepoint, found in the bucket.
+      Path syncState = s3.dataDirectory().resolve("lake/floe-state/shared");
+      assertThat(syncState.resolve("snapshot.properties")).exists();
+      assertThat(relativeFiles(syncState))
+          .anyMatch(file -> file.matches("checkpoints/[0-9a-f]+/chk-\\d+/_metadata"))
+          .anyMatch(file -> file.matches("savepoints/savepoint-[^/]+/_metadata"));
+      assertThat(directory.resolve("sync-data/sync")).doesNotExist();
+      String resumed = flow.resumeSync();
+      assertThat(resumed)
+          .contains(" (resumed from s3://lake/floe-state/shared/savepoints/savepoint-")
+          .doesNotContain(s3.secretAccessKey());
+      flow.assertLakeEqualsMySql();
 
       // An orphan in the table's location, older than the default minimum age (3 days).
       Path orphan = tableOnDisk.resolve("data/orphan-from-a-failed-writer.parquet");
@@ -118,10 +134,12 @@ class S3WarehouseITCase {
           .contains("s3.secret-access-key: ******")
           .doesNotContain(s3.secretAccessKey())
           .doesNotContain(s3.accessKeyId());
-      for (String log : List.of("serve.log", "sync.log", "sync-data/logs/floe.log")) {
+      for (String log :
+          List.of("serve.log", "sync.log", "sync-resumed.log", "sync-data/logs/floe.log")) {
         assertThat(Files.readString(directory.resolve(log)))
-            .as("%s never shows the S3 secret", log)
-            .doesNotContain(s3.secretAccessKey());
+            .as("%s never shows the S3 secret, nor log4j 1's warnings", log)
+            .doesNotContain(s3.secretAccessKey())
+            .doesNotContain("log4j:WARN");
       }
     }
   }
@@ -233,6 +251,16 @@ class S3WarehouseITCase {
   private static List<Path> dataFiles(Path table) throws Exception {
     try (Stream<Path> files = Files.walk(table.resolve("data"))) {
       return files.filter(file -> file.toString().endsWith(".parquet")).toList();
+    }
+  }
+
+  /** The files below {@code directory}, as paths relative to it with '/' between names. */
+  private static List<String> relativeFiles(Path directory) throws Exception {
+    try (Stream<Path> files = Files.walk(directory)) {
+      return files
+          .filter(Files::isRegularFile)
+          .map(file -> directory.relativize(file).toString().replace('\\', '/'))
+          .toList();
     }
   }
 }

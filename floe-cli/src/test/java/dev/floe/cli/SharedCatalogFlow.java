@@ -122,30 +122,43 @@ final class SharedCatalogFlow {
 
   /**
    * {@code floe verify} of one table with an {@code updated_at} column (customers, products,
-   * orders), all its rows up to now, compared column by column: exit 0, equal.
+   * orders), all its rows up to now, compared column by column: exit 0, equal. The sync may not
+   * have committed MySQL's last changes when this is called (row counts can be equal while an
+   * update is still on its way), so verify runs again, with a new cutoff, until it says equal or
+   * the deadline passes; the failure shows the last report.
    */
   void assertVerifyEqual(String table) throws Exception {
-    String cutoff = mysqlNow();
-    CliRun verify =
-        CliRun.run(
-            directory,
-            "--config",
-            config.toString(),
-            "--data-dir",
-            directory.resolve("verify-data").toString(),
-            "verify",
-            "--source",
-            mariadb.sourceUrl("root", "", ""),
-            "--table",
-            database + "." + table,
-            "--time-column",
-            "updated_at",
-            "--window",
-            "1d",
-            "--cutoff",
-            cutoff);
-    assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
-    assertThat(verify.out()).contains("EQUAL: MySQL and the lake hold the same data.");
+    Poll.untilNothingWrong(
+        "floe verify of " + database + "." + table + " says EQUAL",
+        WITHIN,
+        Duration.ofSeconds(1),
+        () -> {
+          CliRun verify =
+              CliRun.run(
+                  directory,
+                  "--config",
+                  config.toString(),
+                  "--data-dir",
+                  directory.resolve("verify-data").toString(),
+                  "verify",
+                  "--source",
+                  mariadb.sourceUrl("root", "", ""),
+                  "--table",
+                  database + "." + table,
+                  "--time-column",
+                  "updated_at",
+                  "--window",
+                  "1d",
+                  "--cutoff",
+                  mysqlNow());
+          boolean equal =
+              verify.exitCode() == 0
+                  && verify.out().contains("EQUAL: MySQL and the lake hold the same data.");
+          return equal
+              ? java.util.Optional.empty()
+              : java.util.Optional.of(
+                  "exit " + verify.exitCode() + ":\n" + verify.out() + verify.err());
+        });
   }
 
   /** What the flow saw of the orders table's history. */
@@ -321,7 +334,10 @@ final class SharedCatalogFlow {
           "changes made while the resumed sync runs",
           WITHIN,
           Duration.ofMillis(100),
-          () -> traffic.changes() >= 20);
+          () -> {
+            assertThat(traffic.failure()).as("the changes to MySQL").isEmpty();
+            return traffic.changes() >= 20;
+          });
       traffic.stop();
       assertThat(traffic.failure()).isEmpty();
       awaitCaughtUp(database, log);

@@ -92,8 +92,10 @@ public final class ConfigSchema {
               + " are, e.g. { dfs.replication: '2', fs.defaultFS: 'hdfs://namenode:8020' } or a"
               + " NameNode HA nameservice's dfs.* keys. They travel with the catalog's properties"
               + " (as hadoop.KEY) to the sync's Flink job, floe sql and the optimizer workers, and"
-              + " a sync's state on HDFS (sync.state-dir) uses them too. The warehouse's NameNode"
-              + " is checked (it answers) before a command does any work.");
+              + " a sync's state on HDFS or S3 (sync.state-dir) uses them too (for S3, Hadoop"
+              + " S3A's fs.s3a.* keys, over the ones Floe derives from the catalog's s3-* keys)."
+              + " The warehouse's NameNode is checked (it answers) before a command does any"
+              + " work.");
   public static final ConfigKey CATALOG_S3_ENDPOINT =
       key(
           "catalog.s3-endpoint",
@@ -257,19 +259,21 @@ public final class ConfigSchema {
           "floe sync: HOST:PORT of the REST endpoint (rest.port) of a Flink cluster's JobManager"
               + " that runs the binlog job; the initial snapshot copy stays in the floe sync"
               + " process. The cluster must reach the catalog, the warehouse, the sync's state"
-              + " directory (sync.state-dir: the same path, or HDFS) and MySQL. --flink replaces it.");
+              + " directory (sync.state-dir: the same path, HDFS or S3) and MySQL. --flink replaces it.");
   public static final ConfigKey SYNC_STATE_DIR =
       key(
           "sync.state-dir",
           Kind.STRING,
           "<data-dir>/sync",
           "floe sync: where each sync keeps its state, in a directory per sync name: Flink's"
-              + " checkpoints and savepoints and the snapshot state. A local path, or"
-              + " hdfs://NAMENODE:PORT/PATH to keep it on HDFS (read and written through Flink's"
-              + " file-system API with the Hadoop settings of catalog.hadoop), which a sync on a"
-              + " Flink cluster needs unless every machine mounts the same directory. Object"
-              + " stores (s3://) are refused: Flink reaches them only through its file-system"
-              + " plugins. Checked (the file system answers) before the sync does any work.");
+              + " checkpoints and savepoints and the snapshot state. A local path,"
+              + " hdfs://NAMENODE:PORT/PATH to keep it on HDFS (with the Hadoop settings of"
+              + " catalog.hadoop) or s3://BUCKET/PATH to keep it on S3 (Hadoop's S3A, with the"
+              + " catalog's s3-* settings; catalog.hadoop's fs.s3a.* keys override them), read and"
+              + " written through Flink's file-system API; a sync on a Flink cluster needs one of"
+              + " these unless every machine mounts the same directory. Other object stores"
+              + " (gs://, oss://) are refused. Checked (the file system answers) before the sync"
+              + " does any work.");
   public static final ConfigKey SYNC_TOPICS =
       key(
           "sync.topics",

@@ -30,16 +30,20 @@ import org.apache.flink.core.fs.UnsupportedFileSystemSchemeException;
  * checkpoints with; local paths through Flink's local file system, {@code hdfs:} through Flink's
  * Hadoop file system (Hadoop's client is on Floe's classpath).
  *
- * <p>S3 ({@code s3://}, {@code s3a://}) is refused by {@link #of}: Flink reaches S3 only through
- * its S3 file-system plugins, which bundle their own Hadoop, AWS SDK, Jackson and Guava classes
- * unrelocated and so cannot share Floe's classpath (docs/sync.md, "State on shared storage").
+ * <p>S3 ({@code s3://BUCKET/PATH}, {@code s3a://BUCKET/PATH}) goes through Hadoop's S3A file system
+ * under Flink's Hadoop fallback (Flink's own S3 file systems are plugins that bundle their own
+ * Hadoop and AWS classes and cannot share Floe's classpath), configured from the catalog's S3
+ * settings by {@link #useHadoopSettings}. Other object stores are refused by {@link #of}.
  *
  * <p>Immutable; the file-system operations block on I/O and may be called from any thread.
  */
 public final class StateDirectory {
 
   /** Schemes of object stores whose Flink file systems are plugins Floe does not load. */
-  private static final Set<String> OBJECT_STORES = Set.of("s3", "s3a", "s3n", "s3p", "gs", "oss");
+  private static final Set<String> OBJECT_STORES = Set.of("s3n", "s3p", "gs", "oss");
+
+  /** S3, through Hadoop's S3A file system. */
+  private static final Set<String> S3 = Set.of("s3", "s3a");
 
   /** How deep below the directory Flink's {@code _metadata} files lie (checkpoints/JOB/chk-N/). */
   private static final int RESTORE_POINT_DEPTH = 4;
@@ -60,11 +64,12 @@ public final class StateDirectory {
 
   /**
    * A directory given as floe.yaml or a flag writes it: a local path (relative ones against the
-   * working directory), a {@code file:} URI or an {@code hdfs://NAMENODE[:PORT]/PATH} URI.
+   * working directory), a {@code file:} URI, an {@code hdfs://NAMENODE[:PORT]/PATH} or an {@code
+   * s3://BUCKET/PATH} URI.
    *
    * @param key how messages name the setting, e.g. {@code sync.state-dir}
    * @throws FloeException BAD_INPUT when the location is not a path or URI, has no absolute path,
-   *     or is on S3 (see the class comment)
+   *     or is on an object store other than S3 (see the class comment)
    */
   public static StateDirectory of(String location, String key) {
     requireNonNull(location, "location is null");
@@ -94,20 +99,32 @@ public final class StateDirectory {
               + location
               + "' is on an object store ("
               + scheme
-              + "://), where Floe cannot keep a sync's checkpoints yet: Flink writes to object"
+              + "://), where Floe cannot keep a sync's checkpoints: Flink writes to object"
               + " stores only through its file-system plugins, which carry their own Hadoop and"
-              + " AWS classes and cannot share Floe's classpath. Put the state on HDFS"
-              + " (hdfs://NAMENODE:PORT/PATH) or on a directory every machine mounts at the same"
-              + " path; the warehouse may stay on S3.");
+              + " AWS classes and cannot share Floe's classpath. Put the state on S3"
+              + " (s3://BUCKET/PATH), on HDFS (hdfs://NAMENODE:PORT/PATH) or on a directory every"
+              + " machine mounts at the same path.");
     }
-    if (uri.getPath() == null || !uri.getPath().startsWith("/")) {
+    if (S3.contains(scheme) && (uri.getHost() == null || uri.getHost().isEmpty())) {
       throw FloeException.badInput(
           key
               + " '"
               + location
-              + "' has no absolute path. Write it as "
+              + "' names no bucket. Write it as "
               + scheme
-              + "://HOST:PORT/PATH, e.g. hdfs://namenode:8020/floe/sync.");
+              + "://BUCKET/PATH, e.g. s3://lake/floe/sync.");
+    }
+    if (uri.getPath() == null || !uri.getPath().startsWith("/") || uri.getPath().equals("/")) {
+      throw FloeException.badInput(
+          key
+              + " '"
+              + location
+              + "' has no "
+              + (S3.contains(scheme) ? "path in its bucket" : "absolute path")
+              + ". Write it as "
+              + (S3.contains(scheme)
+                  ? scheme + "://BUCKET/PATH, e.g. s3://lake/floe/sync."
+                  : scheme + "://HOST:PORT/PATH, e.g. hdfs://namenode:8020/floe/sync."));
     }
     if (scheme.equals("file")) {
       return local(java.nio.file.Path.of(uri.getPath()));
@@ -116,26 +133,52 @@ public final class StateDirectory {
   }
 
   /**
-   * Gives Flink's Hadoop file system (the one {@code hdfs:} state directories and the job's
-   * checkpoints are written with, in this process and its local MiniCluster) the catalog's Hadoop
-   * settings: each {@code hadoop.KEY} catalog property as Flink's {@code flink.hadoop.KEY}. Flink
-   * keeps its file systems in static state, so this (re)initialises them for the whole process;
-   * nothing is done when no such property is set. A Flink cluster's own processes take their Hadoop
-   * settings from the cluster's configuration instead.
+   * Gives Flink's Hadoop file system (the one {@code hdfs:} and {@code s3:} state directories and
+   * the job's checkpoints are written with, in this process and its local MiniCluster) the
+   * catalog's settings: each {@code hadoop.KEY} catalog property as Flink's {@code
+   * flink.hadoop.KEY}, and the catalog's S3 settings (S3FileIO's {@code s3.endpoint}, {@code
+   * client.region}, {@code s3.path-style-access}, {@code s3.access-key-id}, {@code
+   * s3.secret-access-key}) as Hadoop S3A's, unless a {@code hadoop.fs.s3a.*} property sets them.
+   * {@code s3://} and {@code s3a://} are both S3A, through Flink's Hadoop fallback. Flink keeps its
+   * file systems in static state, so this (re)initialises them for the whole process. A Flink
+   * cluster's own processes take their file-system settings from the cluster's configuration
+   * instead (docs/deploy.md).
    */
   public static void useHadoopSettings(java.util.Map<String, String> catalogProperties) {
+    FileSystem.initialize(flinkFileSystemSettings(catalogProperties), null);
+  }
+
+  /** The Flink configuration {@link #useHadoopSettings} initialises Flink's file systems with. */
+  static org.apache.flink.configuration.Configuration flinkFileSystemSettings(
+      java.util.Map<String, String> catalogProperties) {
     org.apache.flink.configuration.Configuration configuration =
         new org.apache.flink.configuration.Configuration();
+    configuration.setString("fs.allowed-fallback-filesystems", "s3;s3a");
+    configuration.setString("flink.hadoop.fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
+    S3A_SETTINGS.forEach(
+        (property, s3a) -> {
+          String value = catalogProperties.get(property);
+          if (value != null) {
+            configuration.setString("flink.hadoop." + s3a, value);
+          }
+        });
     catalogProperties.forEach(
         (key, value) -> {
           if (key.startsWith("hadoop.") && key.length() > "hadoop.".length()) {
             configuration.setString("flink." + key, value);
           }
         });
-    if (!configuration.keySet().isEmpty()) {
-      FileSystem.initialize(configuration, null);
-    }
+    return configuration;
   }
+
+  /** S3FileIO's property -> Hadoop S3A's, for the same setting. */
+  private static final java.util.Map<String, String> S3A_SETTINGS =
+      java.util.Map.of(
+          "s3.endpoint", "fs.s3a.endpoint",
+          "client.region", "fs.s3a.endpoint.region",
+          "s3.path-style-access", "fs.s3a.path.style.access",
+          "s3.access-key-id", "fs.s3a.access.key",
+          "s3.secret-access-key", "fs.s3a.secret.key");
 
   /** The directory {@code name} below this one. */
   public StateDirectory resolve(String name) {
@@ -201,7 +244,7 @@ public final class StateDirectory {
               + location.getScheme()
               + ":// here ("
               + e.getMessage()
-              + "). Use a local path or hdfs://NAMENODE:PORT/PATH.");
+              + "). Use a local path, hdfs://NAMENODE:PORT/PATH or s3://BUCKET/PATH.");
     } catch (IOException | RuntimeException e) {
       throw FloeException.sourceUnavailable(
           "Cannot reach the sync's state directory "
@@ -213,16 +256,47 @@ public final class StateDirectory {
               + ". Check "
               + key
               + " in floe.yaml and that "
-              + (isLocal() ? "the directory is readable" : "its file system (the NameNode) runs")
-              + " and is reachable from this machine. Nothing was changed.",
+              + (isLocal()
+                  ? "the directory is readable and is reachable from this machine"
+                  : S3.contains(location.getScheme())
+                      ? "its bucket exists, the S3 endpoint (catalog.s3-endpoint) is reachable from"
+                          + " this machine and accepts the credentials (catalog.s3-access-key-id,"
+                          + " catalog.s3-secret-access-key)"
+                      : "its file system (the NameNode) runs and is reachable from this machine")
+              + ". Nothing was changed.",
           e);
     }
   }
 
   /**
+   * Orders {@code _metadata} files by modification time; on a tie a savepoint is newer than a
+   * checkpoint (a stop's savepoint is the last thing its job writes) and a checkpoint of a higher
+   * number newer than a lower one. S3 gives modification times to the second, so the savepoint a
+   * stop takes often has the time of the checkpoint just before it.
+   */
+  private static final java.util.Comparator<FileStatus> NEWEST_RESTORE_POINT =
+      java.util.Comparator.comparingLong(FileStatus::getModificationTime)
+          .thenComparing(
+              file -> file.getPath().getParent().getParent().getName().equals("savepoints"))
+          .thenComparingLong(StateDirectory::checkpointNumber);
+
+  /** N of a {@code chk-N/_metadata} file; -1 for anything else. */
+  private static long checkpointNumber(FileStatus metadata) {
+    String name = metadata.getPath().getParent().getName();
+    if (name.startsWith("chk-")) {
+      try {
+        return Long.parseLong(name.substring("chk-".length()));
+      } catch (NumberFormatException notACheckpoint) {
+        return -1;
+      }
+    }
+    return -1;
+  }
+
+  /**
    * The newest completed checkpoint or savepoint below this directory (a directory holding {@code
-   * _metadata}, by that file's modification time). Directories that vanish while they are listed
-   * (Flink removes older checkpoints) are skipped.
+   * _metadata}, by that file's modification time, ties broken by {@link #NEWEST_RESTORE_POINT}).
+   * Directories that vanish while they are listed (Flink removes older checkpoints) are skipped.
    *
    * @throws UncheckedIOException when the directory cannot be listed
    */
@@ -234,13 +308,7 @@ public final class StateDirectory {
       }
       List<FileStatus> metadata = new ArrayList<>();
       collectMetadata(fileSystem, path(), RESTORE_POINT_DEPTH, metadata);
-      FileStatus newest = null;
-      for (FileStatus file : metadata) {
-        if (newest == null || file.getModificationTime() > newest.getModificationTime()) {
-          newest = file;
-        }
-      }
-      return newest == null ? Optional.empty() : Optional.of(newest.getPath().getParent());
+      return metadata.stream().max(NEWEST_RESTORE_POINT).map(file -> file.getPath().getParent());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot look for checkpoints in " + this, e);
     }
@@ -285,8 +353,8 @@ public final class StateDirectory {
   /**
    * Replaces a file directly in this directory (creating the directory): the text is written to
    * {@code NAME.next}, which then replaces {@code NAME}. A rename onto an existing file replaces it
-   * in one step on a local disk; HDFS refuses it, so there the old file is deleted first, and a
-   * crash between the two leaves only {@code NAME.next}, which {@link #readReplaced} then reads.
+   * in one step on a local disk; HDFS and S3 refuse it, so there the old file is deleted first, and
+   * a crash between the two leaves only {@code NAME.next}, which {@link #readReplaced} then reads.
    */
   void replace(String name, String text) throws IOException {
     FileSystem fileSystem = fileSystem();
@@ -296,12 +364,23 @@ public final class StateDirectory {
     try (OutputStream out = fileSystem.create(next, WriteMode.OVERWRITE)) {
       out.write(text.getBytes(StandardCharsets.UTF_8));
     }
-    if (fileSystem.rename(next, file)) {
-      return;
+    IOException refused = null;
+    try {
+      if (fileSystem.rename(next, file)) {
+        return;
+      }
+    } catch (IOException e) {
+      // S3A refuses a rename onto an existing file with an exception where HDFS returns false
+      refused = e;
     }
     fileSystem.delete(file, false);
     if (!fileSystem.rename(next, file)) {
-      throw new IOException("cannot rename " + display(next) + " to " + display(file));
+      IOException failed =
+          new IOException("cannot rename " + display(next) + " to " + display(file));
+      if (refused != null) {
+        failed.addSuppressed(refused);
+      }
+      throw failed;
     }
   }
 

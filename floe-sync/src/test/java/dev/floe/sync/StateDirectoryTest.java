@@ -57,20 +57,67 @@ class StateDirectoryTest {
   }
 
   @Test
-  void anObjectStoreOrAUriWithoutAPathIsRefusedNamingTheKeyAndTheValue() {
-    assertThatThrownBy(() -> StateDirectory.of("s3://lake/floe-state", "sync.state-dir"))
+  void anS3UriNamesABucketAndAPath() {
+    StateDirectory s3 = StateDirectory.of("s3://lake/floe//state/", "sync.state-dir");
+
+    assertThat(s3.isLocal()).isFalse();
+    assertThat(s3.uri()).isEqualTo(URI.create("s3://lake/floe/state"));
+    assertThat(s3.resolve("x").path("checkpoints").toString())
+        .isEqualTo("s3://lake/floe/state/x/checkpoints");
+    assertThat(StateDirectory.of("s3a://lake/x", "sync.state-dir").uri())
+        .isEqualTo(URI.create("s3a://lake/x"));
+  }
+
+  @Test
+  void theCatalogsS3SettingsBecomeS3asUnlessHadoopPropertiesSetThem() {
+    org.apache.flink.configuration.Configuration settings =
+        StateDirectory.flinkFileSystemSettings(
+            java.util.Map.of(
+                "s3.endpoint", "http://127.0.0.1:9000",
+                "client.region", "eu-west-1",
+                "s3.path-style-access", "true",
+                "s3.access-key-id", "key",
+                "s3.secret-access-key", "secret",
+                "hadoop.fs.s3a.endpoint.region", "us-east-2",
+                "hadoop.dfs.replication", "1"));
+
+    java.util.Map<String, String> map = settings.toMap();
+    assertThat(map)
+        .containsEntry("fs.allowed-fallback-filesystems", "s3;s3a")
+        .containsEntry("flink.hadoop.fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem")
+        .containsEntry("flink.hadoop.fs.s3a.endpoint", "http://127.0.0.1:9000")
+        .containsEntry("flink.hadoop.fs.s3a.path.style.access", "true")
+        .containsEntry("flink.hadoop.fs.s3a.access.key", "key")
+        .containsEntry("flink.hadoop.fs.s3a.secret.key", "secret")
+        .containsEntry("flink.hadoop.fs.s3a.endpoint.region", "us-east-2")
+        .containsEntry("flink.hadoop.dfs.replication", "1");
+  }
+
+  @Test
+  void anotherObjectStoreOrAUriWithoutAPathIsRefusedNamingTheKeyAndTheValue() {
+    assertThatThrownBy(() -> StateDirectory.of("gs://lake/floe-state", "sync.state-dir"))
         .isInstanceOf(FloeException.class)
         .hasMessage(
-            "sync.state-dir 's3://lake/floe-state' is on an object store (s3://), where Floe"
-                + " cannot keep a sync's checkpoints yet: Flink writes to object stores only"
+            "sync.state-dir 'gs://lake/floe-state' is on an object store (gs://), where Floe"
+                + " cannot keep a sync's checkpoints: Flink writes to object stores only"
                 + " through its file-system plugins, which carry their own Hadoop and AWS classes"
-                + " and cannot share Floe's classpath. Put the state on HDFS"
-                + " (hdfs://NAMENODE:PORT/PATH) or on a directory every machine mounts at the same"
-                + " path; the warehouse may stay on S3.")
+                + " and cannot share Floe's classpath. Put the state on S3 (s3://BUCKET/PATH), on"
+                + " HDFS (hdfs://NAMENODE:PORT/PATH) or on a directory every machine mounts at the"
+                + " same path.")
         .extracting(e -> ((FloeException) e).category())
         .isEqualTo(ErrorCategory.BAD_INPUT);
-    assertThatThrownBy(() -> StateDirectory.of("S3A://lake/x", "sync.state-dir"))
-        .hasMessageContaining("is on an object store (s3a://)");
+    assertThatThrownBy(() -> StateDirectory.of("OSS://lake/x", "sync.state-dir"))
+        .hasMessageContaining("is on an object store (oss://)");
+    assertThatThrownBy(() -> StateDirectory.of("s3://lake", "sync.state-dir"))
+        .isInstanceOf(FloeException.class)
+        .hasMessage(
+            "sync.state-dir 's3://lake' has no path in its bucket. Write it as s3://BUCKET/PATH,"
+                + " e.g. s3://lake/floe/sync.");
+    assertThatThrownBy(() -> StateDirectory.of("s3:///floe", "sync.state-dir"))
+        .isInstanceOf(FloeException.class)
+        .hasMessage(
+            "sync.state-dir 's3:///floe' names no bucket. Write it as s3://BUCKET/PATH, e.g."
+                + " s3://lake/floe/sync.");
     assertThatThrownBy(() -> StateDirectory.of("hdfs://namenode:8020", "sync.state-dir"))
         .isInstanceOf(FloeException.class)
         .hasMessage(
@@ -98,6 +145,22 @@ class StateDirectoryTest {
     Files.setLastModifiedTime(older, FileTime.from(Instant.parse("2026-01-05T00:00:00Z")));
     assertThat(state.latestRestorePoint().map(StateDirectory::display))
         .contains(older.getParent().toString());
+  }
+
+  @Test
+  void onATieOfModificationTimesASavepointThenTheHigherCheckpointIsTheRestorePoint()
+      throws Exception {
+    // S3 keeps modification times to the second: a stop's savepoint often ties with the
+    // checkpoint before it.
+    StateDirectory state = StateDirectory.local(directory.resolve("sync"));
+    Instant second = Instant.parse("2026-01-01T00:00:00Z");
+    metadata("sync/checkpoints/0f1e/chk-9", second);
+    Path higher = metadata("sync/checkpoints/0f1e/chk-10", second);
+    assertThat(state.latestRestorePoint().map(StateDirectory::display))
+        .contains(higher.getParent().toString());
+    Path savepoint = metadata("sync/savepoints/savepoint-0f1e-1", second);
+    assertThat(state.latestRestorePoint().map(StateDirectory::display))
+        .contains(savepoint.getParent().toString());
   }
 
   @Test
