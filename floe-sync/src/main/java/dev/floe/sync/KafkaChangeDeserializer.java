@@ -198,6 +198,19 @@ final class KafkaChangeDeserializer implements KafkaRecordDeserializationSchema<
                 + table.schema.columns().get(position).name());
       }
     }
+    if (operation != ChangeRecord.Operation.DELETE) {
+      for (int position : table.requiredPositions) {
+        if (values[position] == null) {
+          throw new KafkaTables.Rejection(
+              "the message of "
+                  + change.table().qualifiedName()
+                  + " has no value for column "
+                  + table.schema.columns().get(position).name()
+                  + ", which is NOT NULL in Iceberg table "
+                  + table.key);
+        }
+      }
+    }
     int schemaId = table.schema.schemaId();
     if (table.keyPositions.length == 0) {
       // A table without a key (plain JSON without --key) is appended to; its rows spread over

@@ -3,6 +3,7 @@ package dev.floe.sync;
 import static java.util.Objects.requireNonNull;
 
 import dev.floe.core.error.FloeException;
+import dev.floe.core.sync.PartitionSpecs;
 import dev.floe.core.sync.TableSelection;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,6 +16,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
@@ -38,6 +41,10 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * @param target plain JSON ({@link KafkaFormat#JSON}): the one table, {@code NS.TABLE}, every
  *     message is a row of
  * @param key plain JSON: the columns rows are upserted by; empty: rows are appended
+ * @param schema plain JSON: the target table's declared columns ({@code --schema}, {@code
+ *     sync.kafka.schema}, read by {@link dev.floe.core.sync.DeclaredSchema}); the table is created
+ *     from them when missing, and an existing table must have them. Empty: the existing table's
+ *     columns, else inferred from the messages
  */
 public record KafkaSyncOptions(
     String name,
@@ -55,7 +62,46 @@ public record KafkaSyncOptions(
     TableIdentifier deadLetter,
     OnBadMessage onBadMessage,
     Optional<String> target,
-    List<String> key) {
+    List<String> key,
+    Optional<Schema> schema) {
+
+  /** Settings without a declared schema. */
+  public KafkaSyncOptions(
+      String name,
+      String bootstrapServers,
+      String topics,
+      KafkaFormat format,
+      TableSelection selection,
+      Duration checkpointInterval,
+      int parallelism,
+      StateDirectory stateDirectory,
+      StartingOffsets startingOffsets,
+      Map<String, String> kafkaProperties,
+      Map<String, String> partitions,
+      ZoneId serverTimeZone,
+      TableIdentifier deadLetter,
+      OnBadMessage onBadMessage,
+      Optional<String> target,
+      List<String> key) {
+    this(
+        name,
+        bootstrapServers,
+        topics,
+        format,
+        selection,
+        checkpointInterval,
+        parallelism,
+        stateDirectory,
+        startingOffsets,
+        kafkaProperties,
+        partitions,
+        serverTimeZone,
+        deadLetter,
+        onBadMessage,
+        target,
+        key,
+        Optional.empty());
+  }
 
   /** Settings of a CDC format (no target table, no key of its own). */
   public KafkaSyncOptions(
@@ -290,6 +336,45 @@ public record KafkaSyncOptions(
                 "--target " + table + " is not NAMESPACE.TABLE, e.g. --target ods.events.");
           }
         });
+    requireNonNull(schema, "schema is null");
+    if (schema.isPresent()) {
+      if (format != KafkaFormat.JSON) {
+        throw FloeException.badInput(
+            "--schema is for --format json; a "
+                + format.option()
+                + " message brings its own columns. Leave --schema (sync.kafka.schema) out.");
+      }
+      for (String column : key) {
+        if (schema.get().caseInsensitiveFindField(column) == null) {
+          throw FloeException.badInput(
+              "The key column "
+                  + column
+                  + " (--key) is not in --schema: declare it there, e.g. '"
+                  + column
+                  + " BIGINT NOT NULL, ...'.");
+        }
+      }
+      // A partitioning that does not fit the declared columns is refused before anything exists.
+      partitioning(target.get(), schema.get(), partitions);
+    }
+  }
+
+  /**
+   * The partitioning of the plain JSON target when it is created from the declared schema: {@code
+   * --partition} for the target's name, else none.
+   *
+   * @throws FloeException BAD_INPUT when it names a column the schema lacks or a transform its type
+   *     cannot take
+   */
+  public PartitionSpec targetPartitioning() {
+    return partitioning(target.orElseThrow(), schema.orElseThrow(), partitions);
+  }
+
+  private static PartitionSpec partitioning(
+      String table, Schema declared, Map<String, String> partitions) {
+    return partitions.containsKey(table)
+        ? PartitionSpecs.parse(table, partitions.get(table), declared)
+        : PartitionSpec.unpartitioned();
   }
 
   /** The decoder of the messages. */

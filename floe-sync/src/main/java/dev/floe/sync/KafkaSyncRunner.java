@@ -104,12 +104,15 @@ public final class KafkaSyncRunner {
    * Checks the brokers and topics and submits the job; returns once it is submitted.
    *
    * @throws FloeException SOURCE_UNAVAILABLE when no broker answers; BAD_INPUT when the pattern
-   *     matches no topic (the message lists those that exist), when a checkpoint cannot be read, or
-   *     when a partition's offset to resume from is no longer in Kafka
+   *     matches no topic (the message lists those that exist), when a checkpoint cannot be read,
+   *     when a partition's offset to resume from is no longer in Kafka, or when an existing target
+   *     table differs from {@code --schema}; a target that does not exist is created from {@code
+   *     --schema} once these checks pass
    */
   public RunningSync start(KafkaSyncOptions options) {
     cluster.ifPresent(remote -> remote.requireNotRunning(jobName(options)));
     Plan plan = plan(options);
+    DeclaredTargetTable.createIfMissing(catalog.catalog(), options);
     JobClient client = submit(options, plan);
     Map<String, TableIdentifier> tables = new TreeMap<>();
     plan.tableOffsets().keySet().forEach(key -> tables.put(key, TableIdentifier.parse(key)));
@@ -146,6 +149,7 @@ public final class KafkaSyncRunner {
       KafkaTables.requireDeadLetterColumns(
           catalog.catalog().loadTable(options.deadLetter()), options.deadLetter());
     }
+    DeclaredTargetTable.requireMatches(catalog.catalog(), options);
     Map<String, KafkaOffsets> tableOffsets =
         tableOffsets(catalog.catalog(), options.name(), namespaces(options));
     try (Admin admin = Admin.create(adminProperties(options))) {

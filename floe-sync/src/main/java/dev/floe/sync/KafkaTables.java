@@ -111,6 +111,10 @@ final class KafkaTables {
     int databasePosition;
     int tablePosition;
     int[] keyPositions;
+
+    /** The NOT NULL columns: a row without a value for one cannot be written. */
+    int[] requiredPositions;
+
     Set<String> keyNames;
     Map<String, Integer> positions;
 
@@ -133,6 +137,10 @@ final class KafkaTables {
       keyPositions =
           java.util.stream.IntStream.range(0, columns.size())
               .filter(i -> schema.identifierFieldIds().contains(columns.get(i).fieldId()))
+              .toArray();
+      requiredPositions =
+          java.util.stream.IntStream.range(0, columns.size())
+              .filter(i -> columns.get(i).isRequired())
               .toArray();
       keyNames = new TreeSet<>();
       positions = new HashMap<>();

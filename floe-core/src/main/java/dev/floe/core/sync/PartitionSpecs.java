@@ -8,6 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.Type;
 
 /**
  * Reads the partitioning a user configures for a synced table ({@code sync.partitions}): a
@@ -45,6 +46,7 @@ public final class PartitionSpecs {
       String transform =
           matcher.group(1) == null ? "identity" : matcher.group(1).toLowerCase(Locale.ROOT);
       String number = matcher.group(2);
+      requireTemporal(table, text, transform, column, schema.findField(column).type());
       try {
         switch (transform) {
           case "identity" -> builder.identity(column);
@@ -70,6 +72,45 @@ public final class PartitionSpecs {
       return builder.build();
     } catch (IllegalArgumentException | org.apache.iceberg.exceptions.ValidationException e) {
       throw bad(table, text, e.getMessage());
+    }
+  }
+
+  /**
+   * Refuses a time transform of a column that is no date or timestamp (hour: no timestamp) with a
+   * message naming both, where Iceberg's own says only "Invalid source type".
+   */
+  private static void requireTemporal(
+      String table, String text, String transform, String column, Type type) {
+    boolean hour = transform.equals("hour") || transform.equals("hours");
+    boolean time =
+        hour
+            || transform.equals("year")
+            || transform.equals("years")
+            || transform.equals("month")
+            || transform.equals("months")
+            || transform.equals("day")
+            || transform.equals("days");
+    if (!time) {
+      return;
+    }
+    boolean fits =
+        type.typeId() == Type.TypeID.TIMESTAMP
+            || type.typeId() == Type.TypeID.TIMESTAMP_NANO
+            || (!hour && type.typeId() == Type.TypeID.DATE);
+    if (!fits) {
+      throw bad(
+          table,
+          text,
+          transform
+              + "("
+              + column
+              + ") needs a "
+              + (hour ? "timestamp" : "date or timestamp")
+              + " column, but "
+              + column
+              + " is "
+              + type
+              + " (identity, bucket or truncate partition any column)");
     }
   }
 

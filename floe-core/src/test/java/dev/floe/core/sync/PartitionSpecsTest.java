@@ -45,7 +45,10 @@ class PartitionSpecsTest {
     assertThatThrownBy(() -> PartitionSpecs.parse("shop.orders", "bucket(id)", SCHEMA))
         .hasMessageContaining("bucket needs a width: bucket(N, column)");
     assertThatThrownBy(() -> PartitionSpecs.parse("shop.orders", "day(id)", SCHEMA))
-        .hasMessageContaining("sync.partitions for shop.orders is 'day(id)': ");
+        .hasMessage(
+            "sync.partitions for shop.orders is 'day(id)': day(id) needs a date or timestamp"
+                + " column, but id is long (identity, bucket or truncate partition any column)."
+                + " Write a comma-separated list such as 'day(created_at), bucket(16, id)'.");
     assertThatThrownBy(() -> PartitionSpecs.parse("shop.orders", "id,,country", SCHEMA))
         .hasMessageContaining("a partition field is empty");
   }
