@@ -108,6 +108,20 @@ final class SyncCommand implements Callable<Integer> {
   List<String> key;
 
   @Option(
+      names = "--schema",
+      paramLabel = "'COL TYPE [NOT NULL], ...'",
+      description =
+          "Kafka --format json: the columns of --target, e.g. 'id BIGINT NOT NULL, ts TIMESTAMP,"
+              + " name STRING, amount DECIMAL(10,2)'; types BOOLEAN, INT, BIGINT, FLOAT, DOUBLE,"
+              + " DECIMAL(P,S), STRING, DATE, TIME, TIMESTAMP (without zone), TIMESTAMPTZ. A"
+              + " missing table is created from it (--key columns NOT NULL, --partition"
+              + " 'day(ts)'), so text values land as these types; an existing table must have"
+              + " these columns and types, or the sync refuses to start and changes nothing."
+              + " New fields of later messages still become optional columns (default:"
+              + " sync.kafka.schema, else the existing table's columns or inferred ones).")
+  String schema;
+
+  @Option(
       names = "--starting-offsets",
       paramLabel = "earliest|latest|timestamp:EPOCH_MS",
       description =
@@ -219,8 +233,10 @@ final class SyncCommand implements Callable<Integer> {
       paramLabel = "DB.TABLE=SPEC",
       description =
           "Partitioning of a table sync creates, e.g. shop.orders='day(created_at), bucket(16,"
-              + " id)'; repeatable (default: sync.partitions).")
-  Map<String, String> partitions;
+              + " id)'; repeatable (default: sync.partitions). Kafka --format json: a bare SPEC,"
+              + " e.g. --partition 'day(ts)', is --target's (with --schema, checked against it"
+              + " before the table is created).")
+  List<String> partitions;
 
   @Option(
       names = "--route",
@@ -318,8 +334,6 @@ final class SyncCommand implements Callable<Integer> {
         this.snapshotRowsPerSecond != null
             ? this.snapshotRowsPerSecond
             : defaults.snapshotRowsPerSecond();
-    Map<String, String> partitions =
-        this.partitions != null ? this.partitions : defaults.partitions();
     List<String> tables = this.tables != null ? this.tables : defaults.tables();
     List<String> excludes = this.excludes != null ? this.excludes : defaults.exclude();
     Optional<String> targetNamespace =
@@ -389,7 +403,6 @@ final class SyncCommand implements Callable<Integer> {
           targetNamespace,
           checkpointIntervalSeconds,
           parallelism,
-          partitions,
           serverTimeZone,
           cluster);
     }
@@ -400,6 +413,7 @@ final class SyncCommand implements Callable<Integer> {
           {"--format", format},
           {"--target", target},
           {"--key", key},
+          {"--schema", schema},
           {"--starting-offsets", startingOffsets},
           {"--kafka-property", kafkaProperties},
           {"--dead-letter", deadLetter},
@@ -416,6 +430,7 @@ final class SyncCommand implements Callable<Integer> {
               + " for a Kafka source (--source kafka://HOST:PORT[,HOST:PORT...]), not a MySQL"
               + " one.");
     }
+    Map<String, String> partitions = partitions(defaults, Optional.empty());
     MySqlSourceAddress address =
         SourceAddresses.resolve(Optional.ofNullable(source), settings, floe.environment())
             .withoutDatabase();
@@ -570,6 +585,38 @@ final class SyncCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * The partitioning of tables the sync creates: {@code --partition DB.TABLE=SPEC} entries, where a
+   * bare {@code SPEC} is the plain JSON target's, else {@code sync.partitions}.
+   *
+   * @param bareTarget the table a bare SPEC is for (Kafka {@code --format json}); empty: none is
+   *     allowed
+   * @throws FloeException BAD_INPUT for a bare SPEC without such a table
+   */
+  private Map<String, String> partitions(SyncSettings defaults, Optional<String> bareTarget) {
+    if (partitions == null) {
+      return defaults.partitions();
+    }
+    Map<String, String> specs = new java.util.LinkedHashMap<>();
+    for (String entry : partitions) {
+      int equals = entry.indexOf('=');
+      boolean named = equals > 0 && entry.substring(0, equals).indexOf('(') < 0;
+      if (named) {
+        specs.put(entry.substring(0, equals).trim(), entry.substring(equals + 1));
+      } else if (bareTarget.isPresent()) {
+        specs.put(bareTarget.get(), entry);
+      } else {
+        throw FloeException.badInput(
+            "--partition '"
+                + entry
+                + "' names no table: write DB.TABLE=SPEC, e.g. --partition"
+                + " shop.orders='day(created_at)'. A bare SPEC is for a Kafka --format json"
+                + " sync, whose table is --target.");
+      }
+    }
+    return specs;
+  }
+
   /** {@code floe sync --source kafka://...}: the Kafka flags, then the job until it ends. */
   private Integer syncKafka(
       PrintWriter out,
@@ -580,7 +627,6 @@ final class SyncCommand implements Callable<Integer> {
       Optional<String> targetNamespace,
       int checkpointIntervalSeconds,
       int parallelism,
-      Map<String, String> partitions,
       Optional<String> serverTimeZone,
       Optional<RemoteFlinkCluster> cluster)
       throws Exception {
@@ -680,6 +726,16 @@ final class SyncCommand implements Callable<Integer> {
             .withRoutes(
                 this.routes != null ? "--route" : "sync.routes",
                 this.routes != null ? this.routes : settings.sync().routes());
+    Optional<String> jsonTarget =
+        messageFormat == KafkaFormat.JSON
+            ? Optional.ofNullable(target).or(defaults::target)
+            : Optional.empty();
+    List<String> rowKey = key != null ? key : defaults.key();
+    String schemaInput = schema != null ? "--schema" : "sync.kafka.schema";
+    Optional<org.apache.iceberg.Schema> declared =
+        Optional.ofNullable(schema)
+            .or(defaults::schema)
+            .map(text -> dev.floe.core.sync.DeclaredSchema.parse(schemaInput, text, rowKey));
     KafkaSyncOptions options =
         new KafkaSyncOptions(
             syncName,
@@ -692,12 +748,13 @@ final class SyncCommand implements Callable<Integer> {
             stateDirectory(settings, syncName),
             starting,
             properties,
-            partitions,
+            partitions(settings.sync(), jsonTarget),
             zone,
             org.apache.iceberg.catalog.TableIdentifier.parse(deadLetterName),
             badMessages,
             Optional.ofNullable(target).or(defaults::target),
-            key != null ? key : defaults.key());
+            rowKey,
+            declared);
     FloeCatalog catalog = floe.context().catalog();
     KafkaSyncRunner runner =
         new KafkaSyncRunner(catalog)
@@ -750,6 +807,18 @@ final class SyncCommand implements Callable<Integer> {
                 ? " (--on-bad-message fail: the sync stops at the first)"
                 : "")
             + ".");
+    if (declared.isPresent()) {
+      out.println(
+          "Columns of "
+              + options.target().orElseThrow()
+              + " as "
+              + schemaInput
+              + " declares them (new fields become optional columns), partitioned by "
+              + (options.targetPartitioning().isUnpartitioned()
+                  ? "nothing"
+                  : partitions(settings.sync(), jsonTarget).get(options.target().get()).trim())
+              + " when the sync creates it.");
+    }
     out.println(
         "Committing every " + checkpointIntervalSeconds + " s. Ctrl-C stops with a savepoint.");
     out.flush();

@@ -82,6 +82,55 @@ class KafkaSyncCommandITCase {
   }
 
   @Test
+  void refusesABadSchemaAPartitionThatDoesNotFitItAndABarePartitionOfAMySqlSync() {
+    String[] json = {
+      "--source",
+      "kafka://" + broker.bootstrapServers(),
+      "--topics",
+      "x",
+      "--format",
+      "json",
+      "--target",
+      "ods.events",
+      "--key",
+      "id"
+    };
+    CliRun badType = sync(with(json, "--schema", "id BIGINT, x FOO"));
+    assertThat(badType.exitCode()).isNotZero();
+    assertThat(badType.err())
+        .contains(
+            "--schema 'id BIGINT, x FOO': column x has the type FOO: use one of BOOLEAN, INT"
+                + " (INTEGER), BIGINT (LONG), FLOAT, DOUBLE, DECIMAL(P,S), STRING (VARCHAR, TEXT),"
+                + " DATE, TIME, TIMESTAMP (without zone), TIMESTAMPTZ (with zone, UTC), optionally"
+                + " followed by NOT NULL.");
+    CliRun badPartition =
+        sync(with(json, "--schema", "id BIGINT NOT NULL, name STRING", "--partition", "day(name)"));
+    assertThat(badPartition.exitCode()).isNotZero();
+    assertThat(badPartition.err())
+        .contains(
+            "sync.partitions for ods.events is 'day(name)': day(name) needs a date or timestamp"
+                + " column, but name is string");
+    CliRun mysql = sync("--source", "mysql://root@127.0.0.1:1", "--partition", "day(ts)");
+    assertThat(mysql.exitCode()).isNotZero();
+    assertThat(mysql.err())
+        .contains(
+            "--partition 'day(ts)' names no table: write DB.TABLE=SPEC, e.g. --partition"
+                + " shop.orders='day(created_at)'. A bare SPEC is for a Kafka --format json sync,"
+                + " whose table is --target.");
+    CliRun mysqlSchema = sync("--source", "mysql://root@127.0.0.1:1", "--schema", "id BIGINT");
+    assertThat(mysqlSchema.err())
+        .contains(
+            "--schema is for a Kafka source (--source kafka://HOST:PORT[,HOST:PORT...]), not a"
+                + " MySQL one.");
+  }
+
+  private static String[] with(String[] first, String... more) {
+    List<String> all = new ArrayList<>(List.of(first));
+    all.addAll(List.of(more));
+    return all.toArray(String[]::new);
+  }
+
+  @Test
   void refusesAPatternMatchingNoTopicAndAnAddressThatIsNotHostPort() throws Exception {
     String topic = "cli-listed-" + Long.toHexString(System.nanoTime());
     broker.createTopic(topic, 1);
@@ -175,6 +224,69 @@ class KafkaSyncCommandITCase {
     }
   }
 
+  @Test
+  void syncsPlainJsonIntoATableCreatedFromTheConfiguredSchemaPartitionedByABareSpec()
+      throws Exception {
+    String topic = "cli-json-" + Long.toHexString(System.nanoTime());
+    broker.createTopic(topic, 1);
+    broker.send(
+        topic,
+        List.of(
+            KafkaBroker.Message.of("1", "{\"id\":1,\"ts\":\"2026-05-01T08:00:00\"}"),
+            KafkaBroker.Message.of("2", "{\"id\":2,\"ts\":\"2026-05-02T09:00:00\"}")));
+    Path config = directory.resolve("floe.yaml");
+    Files.writeString(
+        config, "sync:\n  kafka:\n    schema: 'id BIGINT NOT NULL, ts TIMESTAMP, note STRING'\n");
+    Path log = directory.resolve("json.log");
+    Process process =
+        start(
+            log,
+            List.of("--config", config.toString()),
+            "--source",
+            "kafka://" + broker.bootstrapServers(),
+            "--topics",
+            topic,
+            "--format",
+            "json",
+            "--target",
+            "ods.events",
+            "--key",
+            "id",
+            "--partition",
+            "day(ts)",
+            "--checkpoint-interval",
+            "1");
+    try (FloeCatalog catalog =
+        new CatalogFactory().open(CatalogSettings.embedded(), directory.resolve("data"))) {
+      FloeProcess.awaitOutput(process, log, "Committing every 1 s");
+      TableIdentifier events = TableIdentifier.of("ods", "events");
+      Poll.until(
+          "the 2 rows are in ods.events",
+          DEADLINE,
+          Duration.ofMillis(500),
+          () -> {
+            if (!process.isAlive()) {
+              throw new AssertionError("floe sync ended:\n" + Files.readString(log));
+            }
+            return catalog.catalog().tableExists(events) && count(catalog, events) == 2;
+          });
+      org.apache.iceberg.Table table = catalog.catalog().loadTable(events);
+      assertThat(table.spec().fields())
+          .extracting(field -> field.transform().toString() + "(" + field.sourceId() + ")")
+          .containsExactly("day(2)");
+      assertThat(table.schema().findField("ts").type())
+          .isEqualTo(org.apache.iceberg.types.Types.TimestampType.withoutZone());
+      assertThat(Files.readString(log))
+          .contains(
+              "Columns of ods.events as sync.kafka.schema declares them (new fields become"
+                  + " optional columns), partitioned by day(ts) when the sync creates it.");
+      process.destroy(); // SIGTERM, as Ctrl-C
+      assertThat(process.waitFor(2, TimeUnit.MINUTES)).isTrue();
+    } finally {
+      process.destroyForcibly();
+    }
+  }
+
   private static long count(FloeCatalog catalog, TableIdentifier table) throws Exception {
     long rows = 0;
     try (CloseableIterable<Record> records =
@@ -187,6 +299,13 @@ class KafkaSyncCommandITCase {
   }
 
   private Process start(Path log, String... args) throws Exception {
+    return start(log, List.of(), args);
+  }
+
+  /**
+   * @param floeOptions the options before {@code sync} (e.g. {@code --config})
+   */
+  private Process start(Path log, List<String> floeOptions, String... args) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -201,8 +320,9 @@ class KafkaSyncCommandITCase {
             System.getProperty("java.class.path"),
             FloeMain.class.getName(),
             "--data-dir",
-            directory.resolve("data").toString(),
-            "sync"));
+            directory.resolve("data").toString()));
+    command.addAll(floeOptions);
+    command.add("sync");
     command.addAll(List.of(args));
     return new ProcessBuilder(command)
         .redirectErrorStream(true)

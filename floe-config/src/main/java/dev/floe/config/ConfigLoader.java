@@ -524,7 +524,8 @@ public final class ConfigLoader {
                 string(values, ConfigSchema.SYNC_DEAD_LETTER),
                 string(values, ConfigSchema.SYNC_ON_BAD_MESSAGE),
                 string(values, ConfigSchema.SYNC_TARGET),
-                list(values, ConfigSchema.SYNC_KEY)),
+                list(values, ConfigSchema.SYNC_KEY),
+                string(values, ConfigSchema.SYNC_KAFKA_SCHEMA)),
             string(values, ConfigSchema.SYNC_STATE_DIR));
     return new FloeSettings(
         dataDirectory,

@@ -308,6 +308,21 @@ public final class ConfigSchema {
           "none: rows are appended",
           "floe sync --source kafka://... --format json: the columns rows are upserted by (the"
               + " table's identifier fields); without it rows are appended. --key replaces it.");
+  public static final ConfigKey SYNC_KAFKA_SCHEMA =
+      key(
+          "sync.kafka.schema",
+          Kind.STRING,
+          "none: the existing table's columns, else inferred from the messages",
+          "floe sync --source kafka://... --format json: the columns of sync.target as NAME TYPE"
+              + " [NOT NULL], comma-separated, e.g. 'id BIGINT NOT NULL, ts TIMESTAMP, name STRING,"
+              + " amount DECIMAL(10,2)'; types BOOLEAN, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(P,S),"
+              + " STRING, DATE, TIME, TIMESTAMP (without zone), TIMESTAMPTZ. A missing table is"
+              + " created from it (sync.key columns NOT NULL and its identifier fields,"
+              + " partitioned by sync.partitions for the table), so text such as"
+              + " '2026-03-01T10:00:00' lands as a timestamp; an existing table must have these"
+              + " columns with these types or the sync refuses to start (it never changes the"
+              + " table to fit). New fields of later messages still become optional columns."
+              + " --schema replaces it.");
   public static final ConfigKey SYNC_STARTING_OFFSETS =
       key(
           "sync.starting-offsets",
@@ -842,6 +857,7 @@ public final class ConfigSchema {
           SYNC_FORMAT,
           SYNC_TARGET,
           SYNC_KEY,
+          SYNC_KAFKA_SCHEMA,
           SYNC_STARTING_OFFSETS,
           SYNC_KAFKA_PROPERTIES,
           SYNC_DEAD_LETTER,

@@ -105,6 +105,7 @@ class ConfigLoaderTest {
                 properties:
                   security.protocol: SASL_SSL
                   sasl.jaas.config: secret
+                schema: 'id BIGINT NOT NULL, ts TIMESTAMP'
               dead-letter: ops.rejected
               on-bad-message: fail
               target: ods.events
@@ -123,6 +124,7 @@ class ConfigLoaderTest {
     assertThat(kafka.onBadMessage()).contains("fail");
     assertThat(kafka.target()).contains("ods.events");
     assertThat(kafka.key()).containsExactly("id", "region");
+    assertThat(kafka.schema()).contains("id BIGINT NOT NULL, ts TIMESTAMP");
     assertThat(load("").sync().kafka())
         .isEqualTo(dev.floe.core.config.KafkaSyncSettings.defaults());
 

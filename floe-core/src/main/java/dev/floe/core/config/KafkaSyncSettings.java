@@ -21,6 +21,8 @@ import java.util.Optional;
  * @param onBadMessage dead-letter or fail ({@code sync.on-bad-message})
  * @param target plain JSON: the table every message is a row of ({@code sync.target})
  * @param key plain JSON: the columns rows are upserted by; empty: appended ({@code sync.key})
+ * @param schema plain JSON: the target's columns, {@code NAME TYPE [NOT NULL], ...} ({@code
+ *     sync.kafka.schema}); empty: the existing table's, else inferred
  */
 public record KafkaSyncSettings(
     Optional<String> topics,
@@ -30,7 +32,8 @@ public record KafkaSyncSettings(
     Optional<String> deadLetter,
     Optional<String> onBadMessage,
     Optional<String> target,
-    List<String> key) {
+    List<String> key,
+    Optional<String> schema) {
 
   public KafkaSyncSettings {
     requireNonNull(topics, "topics is null");
@@ -41,6 +44,7 @@ public record KafkaSyncSettings(
     requireNonNull(onBadMessage, "onBadMessage is null");
     requireNonNull(target, "target is null");
     key = List.copyOf(requireNonNull(key, "key is null"));
+    requireNonNull(schema, "schema is null");
   }
 
   public static KafkaSyncSettings defaults() {
@@ -52,6 +56,7 @@ public record KafkaSyncSettings(
         Optional.empty(),
         Optional.empty(),
         Optional.empty(),
-        List.of());
+        List.of(),
+        Optional.empty());
   }
 }
