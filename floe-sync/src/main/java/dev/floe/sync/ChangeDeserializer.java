@@ -33,6 +33,7 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
 
   private final java.util.Map<String, BinlogPosition> recopyBounds = new java.util.HashMap<>();
   private transient LakeSchemas schemas;
+  private transient java.util.Map<String, Boolean> selected;
 
   /**
    * @param catalogLoader opens the Iceberg catalog in the task
@@ -56,6 +57,18 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
               recopyStarts.put(table, window.start());
               recopyBounds.put(table, window.overlapBound());
             });
+  }
+
+  /**
+   * Whether the sync takes a table ({@link SyncTargets#matches}), remembered per name: the source
+   * captures whole databases, so most rows may be of tables the sync does not take, and this check
+   * is all they cost here.
+   */
+  private boolean selected(String table) {
+    if (selected == null) {
+      selected = new java.util.HashMap<>();
+    }
+    return selected.computeIfAbsent(table, targets::matches);
   }
 
   /** Whether an event of this table at this position is already in a later copy of the table. */
@@ -98,6 +111,9 @@ final class ChangeDeserializer implements DebeziumDeserializationSchema<ChangeRe
     String database = sourceInfo.getString("db");
     String tableName = sourceInfo.getString("table");
     String table = database + "." + tableName;
+    if (!selected(table)) {
+      return; // captured for its DDL only (CaptureList): no row of it is looked at further
+    }
     String op = envelope.getString("op");
     if (op.equals("r")) {
       return; // the source starts in the binlog; Floe copies the snapshot itself

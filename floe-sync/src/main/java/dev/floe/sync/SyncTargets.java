@@ -80,10 +80,11 @@ record SyncTargets(
   }
 
   /**
-   * The CDC source's table filter: Debezium splits its include list at commas, and matches without
-   * regard to case, so it may take more than {@link #matches}; Floe checks each table again.
+   * The CDC source's table filter: every table of the databases the include patterns can match
+   * ({@link CaptureList}), so that a table renamed into or out of the selection arrives with its
+   * definition; Floe checks each table against {@link #matches}.
    */
   String captureList() {
-    return String.join(",", includes.stream().map(pattern -> pattern.replace(",", "\\,")).toList());
+    return CaptureList.of(includes);
   }
 }

@@ -56,7 +56,12 @@ class RenameTableITCase {
         "INSERT INTO " + name("other") + " SELECT seq, seq FROM " + name("seq_1_to_20"),
         // excluded by the selection, but captured by the CDC source (it matches --tables)
         "CREATE TABLE " + name("outside_new") + " (id INT PRIMARY KEY, v VARCHAR(10))",
-        "INSERT INTO " + name("outside_new") + " SELECT seq, 'old' FROM " + name("seq_1_to_10"));
+        "INSERT INTO " + name("outside_new") + " SELECT seq, 'old' FROM " + name("seq_1_to_10"),
+        // not matched by --tables: the CDC source captures it anyway (its whole database)
+        "CREATE TABLE " + name("raw_in") + " (id INT PRIMARY KEY, v VARCHAR(10))",
+        "INSERT INTO " + name("raw_in") + " SELECT seq, 'old' FROM " + name("seq_1_to_10"),
+        "CREATE TABLE " + name("leaving") + " (id INT PRIMARY KEY, v INT)",
+        "INSERT INTO " + name("leaving") + " SELECT seq, seq FROM " + name("seq_1_to_5"));
     catalog = new CatalogFactory().open(CatalogSettings.embedded(), directory.resolve("data"));
   }
 
@@ -188,6 +193,92 @@ class RenameTableITCase {
     }
   }
 
+  @Test
+  void tablesRenamedIntoOrOutOfTheTablesPatternStartOrStopLikeCreatedOrDroppedOnes()
+      throws Exception {
+    try (RunningSync sync =
+        new SyncRunner(catalog, new MySqlConnections(Duration.ofSeconds(10))).start(options())) {
+      awaitEqual("leaving");
+      assertThat(catalog.catalog().tableExists(TableIdentifier.of(database, "raw_in"))).isFalse();
+      Poll.until(
+          "a binlog-phase commit",
+          DEADLINE,
+          Duration.ofMillis(200),
+          () -> {
+            server.execute("UPDATE " + name("leaving") + " SET v = v + 1 WHERE id = 1");
+            return lakeTable("leaving")
+                .currentSnapshot()
+                .summary()
+                .containsKey(SyncSummary.BINLOG_FILE);
+          });
+
+      // renamed from a name --tables does not match: starts like CREATE TABLE at the rename
+      server.execute(
+          "UPDATE " + name("raw_in") + " SET v = 'unseen' WHERE id = 1",
+          "RENAME TABLE " + name("raw_in") + " TO " + name("arrived"),
+          "INSERT INTO " + name("arrived") + " VALUES (100, 'new'), (101, 'gone')",
+          "UPDATE " + name("arrived") + " SET v = 'changed' WHERE id = 2",
+          "UPDATE " + name("arrived") + " SET v = 'newer' WHERE id = 100",
+          "DELETE FROM " + name("arrived") + " WHERE id IN (3, 101)");
+      awaitRows("arrived", java.util.Map.of("2/", "2|changed", "100/", "100|newer"));
+      assertThat(lakeTable("arrived").properties())
+          .containsEntry(SyncProperties.SOURCE_TABLE, database + ".arrived")
+          .doesNotContainKey(SyncProperties.STOPPED);
+
+      // renamed to a name --tables does not match: stops like DROP TABLE, keeps its rows
+      server.execute(
+          "UPDATE " + name("leaving") + " SET v = -v WHERE id = 2",
+          "RENAME TABLE " + name("leaving") + " TO " + name("raw_left"),
+          "UPDATE " + name("raw_left") + " SET v = 99 WHERE id = 3");
+      Poll.until(
+          "leaving stopped",
+          DEADLINE,
+          Duration.ofMillis(200),
+          () -> lakeTable("leaving").properties().containsKey(SyncProperties.STOPPED));
+      assertThat(lakeTable("leaving").properties().get(SyncProperties.STOPPED))
+          .startsWith("Floe stopped syncing " + database + ".leaving at binlog ")
+          .endsWith(
+              "`: the table was renamed to "
+                  + database
+                  + ".raw_left, which the sync does not take (--tables, --exclude). The"
+                  + " Iceberg table keeps its rows; drop it when they are no longer needed.");
+      assertThat(catalog.catalog().tableExists(TableIdentifier.of(database, "raw_left"))).isFalse();
+
+      // a later checkpoint: arrived goes on, leaving has the change before the rename only
+      server.execute(
+          "INSERT INTO " + name("arrived") + " VALUES (102, 'later')",
+          "UPDATE " + name("raw_left") + " SET v = 98 WHERE id = 4");
+      awaitRows(
+          "arrived", java.util.Map.of("2/", "2|changed", "100/", "100|newer", "102/", "102|later"));
+      Poll.until(
+          "the change before the rename committed to leaving",
+          DEADLINE,
+          Duration.ofMillis(300),
+          () -> "2|-2".equals(LakeComparison.lakeRows(lakeTable("leaving")).get("2/")));
+      assertThat(LakeComparison.lakeRows(lakeTable("leaving")))
+          .as("the stopped table keeps the rows it had")
+          .hasSize(5)
+          .containsEntry("3/", "3|3")
+          .containsEntry("4/", "4|4");
+      sync.cancel(Duration.ofSeconds(60));
+    }
+  }
+
+  private void awaitRows(String table, java.util.Map<String, String> expected) throws Exception {
+    Poll.untilNothingWrong(
+        table + " holds " + expected,
+        DEADLINE,
+        Duration.ofMillis(300),
+        () -> {
+          TableIdentifier identifier = TableIdentifier.of(database, table);
+          if (!catalog.catalog().tableExists(identifier)) {
+            return Optional.of("no Iceberg table");
+          }
+          var rows = LakeComparison.lakeRows(catalog.catalog().loadTable(identifier));
+          return rows.equals(expected) ? Optional.empty() : Optional.of(rows.toString());
+        });
+  }
+
   private String name(String table) {
     return "`" + database + "`." + table;
   }
@@ -197,7 +288,9 @@ class RenameTableITCase {
         "rename",
         MySqlSourceAddress.parse(server.sourceUrl("root", "", ""), "--source"),
         TableSelection.of(
-            List.of(database + "\\..*"), List.of(database + "\\.outside_.*"), Optional.empty()),
+            List.of(database + "\\.(?!raw_).*"),
+            List.of(database + "\\.outside_.*"),
+            Optional.empty()),
         Duration.ofSeconds(1),
         2,
         directory.resolve("state"),
