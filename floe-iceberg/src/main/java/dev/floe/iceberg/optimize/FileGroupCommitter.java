@@ -6,7 +6,7 @@ import dev.floe.core.optimize.TaskKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Supplier;
+import java.util.function.LongFunction;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.RewriteFiles;
@@ -53,11 +53,12 @@ final class FileGroupCommitter {
       try {
         commitRacing(
             table,
-            () -> {
+            planned.snapshotId(),
+            validatedTo -> {
               RewriteFiles rewrite =
                   table
                       .newRewrite()
-                      .validateFromSnapshot(planned.snapshotId())
+                      .validateFromSnapshot(validatedTo)
                       .dataSequenceNumber(planned.sequenceNumber())
                       .set(OptimizeSummary.KIND, kind.displayName());
               result.replaced().forEach(rewrite::deleteFile);
@@ -86,11 +87,12 @@ final class FileGroupCommitter {
       try {
         commitRacing(
             table,
-            () -> {
+            planned.snapshotId(),
+            validatedTo -> {
               RowDelta delta =
                   table
                       .newRowDelta()
-                      .validateFromSnapshot(planned.snapshotId())
+                      .validateFromSnapshot(validatedTo)
                       .validateDataFilesExist(
                           convertedWithDeletes.stream().map(DataFile::location).toList())
                       .set(OptimizeSummary.KIND, kind.displayName());
@@ -121,11 +123,12 @@ final class FileGroupCommitter {
     try {
       commitRacing(
           table,
-          () -> {
+          planned.snapshotId(),
+          validatedTo -> {
             RewriteFiles rewrite =
                 table
                     .newRewrite()
-                    .validateFromSnapshot(planned.snapshotId())
+                    .validateFromSnapshot(validatedTo)
                     .set(OptimizeSummary.KIND, OptimizeSummary.DANGLING_DELETES);
             dangling.forEach(rewrite::deleteFile);
             return rewrite;
@@ -141,15 +144,27 @@ final class FileGroupCommitter {
   }
 
   /**
-   * Commits a freshly built operation; when it loses the catalog race ({@code
-   * CommitFailedException}), builds and commits it again after a wait, at most {@value
-   * #RACE_ATTEMPTS} times in all. Any other failure, and the last lost race, is thrown.
+   * Commits a freshly built operation, validated from {@code plannedSnapshotId}; when it loses the
+   * catalog race ({@code CommitFailedException}), builds and commits it again after a wait, at most
+   * {@value #RACE_ATTEMPTS} times in all. Any other failure, and the last lost race, is thrown.
+   *
+   * <p>Each attempt validates only the history the attempts before it have not: a lost race means
+   * the attempt's validation passed against a base at least as new as the snapshot the table had
+   * just before it (Iceberg refreshes before it applies, and throws {@code CommitFailedException}
+   * only from the catalog's swap, after validating), so the next attempt validates from that
+   * snapshot on. Without this, every lost race would make the next attempt read the manifests of
+   * every commit since the plan again, slower each time, and against a writer committing several
+   * times a second the keeper would never land (the window between refresh and swap only grows).
+   * The rewrite's data sequence number stays the planned one whatever the validation start.
    */
-  static void commitRacing(Table table, Supplier<? extends SnapshotUpdate<?>> operation) {
+  static void commitRacing(
+      Table table, long plannedSnapshotId, LongFunction<? extends SnapshotUpdate<?>> operation) {
     long wait = FIRST_RACE_WAIT_MILLIS;
+    long validatedTo = plannedSnapshotId;
     for (int attempt = 1; ; attempt++) {
+      long before = currentSnapshotId(table, validatedTo);
       try {
-        operation.get().commit();
+        operation.apply(validatedTo).commit();
         if (attempt > 1) {
           LOG.info("commit to {} landed at attempt {}", table.name(), attempt);
         }
@@ -163,10 +178,18 @@ final class FileGroupCommitter {
             table.name(),
             attempt,
             RACE_ATTEMPTS);
+        validatedTo = before;
         pause(wait + ThreadLocalRandom.current().nextLong(wait));
         wait = Math.min(wait * 2, MAX_RACE_WAIT_MILLIS);
       }
     }
+  }
+
+  /** The table's current snapshot, refreshed; {@code otherwise} when it has none. */
+  private static long currentSnapshotId(Table table, long otherwise) {
+    table.refresh();
+    org.apache.iceberg.Snapshot current = table.currentSnapshot();
+    return current == null ? otherwise : current.snapshotId();
   }
 
   private static void pause(long millis) {

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -297,7 +298,7 @@ class OptimizeJobTest {
     RacingWriterOperations racing =
         new RacingWriterOperations(
             ((org.apache.iceberg.HasTableOperations) table).operations(),
-            () -> {
+            race -> {
               streaming.append(inserts(next[0], next[0] + 5, "w"));
               next[0] += 5;
             },
@@ -317,6 +318,84 @@ class OptimizeJobTest {
     Map<Long, String> expected = new java.util.HashMap<>(writer.expected());
     expected.putAll(streaming.expected());
     assertThat(UpsertTables.read(table)).isEqualTo(expected);
+  }
+
+  @Test
+  void aPositionDeleteThatWinsARaceIsStillSeenByTheNextAttempt() throws Exception {
+    Table table = table("racing-delete", PartitionSpec.unpartitioned(), SMALL_TARGET);
+    UpsertWriter writer = new UpsertWriter(table);
+    for (int commit = 0; commit < 12; commit++) {
+      writer.append(inserts(commit * 10L, commit * 10L + 10, "v"));
+    }
+    DataFile first =
+        table.snapshots().iterator().next().addedDataFiles(table.io()).iterator().next();
+    // Iceberg's own retries make 5 swaps of one attempt of the committer: the winner of the 5th,
+    // the first attempt's last, deletes row 0 of a file the rewrite replaces. The second attempt
+    // validates from the snapshot before the first, so it must see that delete and give up rather
+    // than bring the row back.
+    Table writersTable = catalog.catalog().loadTable(TableIdentifier.of("db", "racing-delete"));
+    UpsertWriter streaming = new UpsertWriter(writersTable);
+    long[] next = {1_000};
+    RacingWriterOperations racing =
+        new RacingWriterOperations(
+            ((org.apache.iceberg.HasTableOperations) table).operations(),
+            race -> {
+              if (race == 5) {
+                deleteRow(writersTable, first, 0);
+              } else {
+                streaming.append(inserts(next[0], next[0] + 5, "w"));
+                next[0] += 5;
+              }
+            },
+            7);
+    Table keepers = new org.apache.iceberg.BaseTable(racing, table.name());
+    OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
+    OptimizeJob job = new OptimizeJob(directory.resolve("spill"));
+    OptimizeJob.Preview preview =
+        job.preview("t", keepers, policy, OptimizeFailures.none(), Instant.now());
+
+    OptimizeResult result = job.run(keepers, preview);
+
+    assertThat(result.succeeded()).as(result.toString()).isFalse();
+    // the second attempt's validation refused it before any swap: races 6 and 7 never came
+    assertThat(racing.lost()).isEqualTo(5);
+    Map<Long, String> expected = new java.util.HashMap<>(writer.expected());
+    expected.remove(0L);
+    expected.putAll(streaming.expected());
+    assertThat(UpsertTables.read(table)).isEqualTo(expected);
+    table.refresh();
+    assertThat(table.snapshots())
+        .noneMatch(
+            snapshot -> org.apache.iceberg.DataOperations.REPLACE.equals(snapshot.operation()));
+  }
+
+  /** Commits a position delete of one row of the data file. */
+  private static void deleteRow(Table table, DataFile file, long position) {
+    try {
+      org.apache.iceberg.deletes.PositionDeleteWriter<org.apache.iceberg.data.Record> deletes =
+          new org.apache.iceberg.data.GenericAppenderFactory(table.schema(), table.spec())
+              .newPosDeleteWriter(
+                  table
+                      .encryption()
+                      .encrypt(
+                          table
+                              .io()
+                              .newOutputFile(
+                                  table
+                                      .locationProvider()
+                                      .newDataLocation(
+                                          "pos-" + java.util.UUID.randomUUID() + ".parquet"))),
+                  org.apache.iceberg.FileFormat.PARQUET,
+                  null);
+      try (deletes) {
+        org.apache.iceberg.deletes.PositionDelete<org.apache.iceberg.data.Record> delete =
+            org.apache.iceberg.deletes.PositionDelete.create();
+        deletes.write(delete.set(file.location(), position, null));
+      }
+      table.newRowDelta().addDeletes(deletes.toDeleteFile()).commit();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Test
