@@ -9,6 +9,7 @@ import dev.floe.sync.KafkaFormat;
 import dev.floe.sync.KafkaSyncOptions;
 import dev.floe.sync.KafkaSyncRunner;
 import dev.floe.sync.RunningSync;
+import dev.floe.sync.StateDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -94,7 +95,7 @@ public final class KafkaUpsertSinkProcess {
       Path state)
       throws Exception {
     KafkaSyncOptions options =
-        new KafkaSyncOptions(
+        KafkaSyncOptions.of(
             FLOE_SYNC_NAME,
             bootstrap,
             String.join("|", topics.stream().map(java.util.regex.Pattern::quote).toList()),
@@ -103,7 +104,7 @@ public final class KafkaUpsertSinkProcess {
                 List.of(DebeziumWorkload.DATABASE + "\\..*"), List.of(), Optional.of(FLOE)),
             checkpointInterval,
             parallelism,
-            state,
+            StateDirectory.local(state),
             KafkaSyncOptions.StartingOffsets.EARLIEST,
             Map.of(),
             Map.of(),

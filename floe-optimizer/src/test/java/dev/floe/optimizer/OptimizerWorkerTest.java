@@ -69,26 +69,8 @@ class OptimizerWorkerTest {
           }
         });
     keeper.start();
-    OptimizerWorker worker =
-        new OptimizerWorker(
-            new OptimizerWorker.Options(
-                URI.create("http://127.0.0.1:" + keeper.getAddress().getPort()),
-                "",
-                1,
-                Optional.empty(),
-                directory,
-                Map.of(),
-                Duration.ofSeconds(1)));
-    Thread running =
-        new Thread(
-            () -> {
-              try {
-                worker.run();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            });
-    running.start();
+    OptimizerWorker worker = worker(1);
+    Thread running = run(worker);
     try {
       assertThat(thirdPoll.await(30, TimeUnit.SECONDS)).as("three polls").isTrue();
       // 1 s, then 2 s of backoff between the three failed polls.
@@ -158,26 +140,8 @@ class OptimizerWorkerTest {
           }
         });
     keeper.start();
-    OptimizerWorker worker =
-        new OptimizerWorker(
-            new OptimizerWorker.Options(
-                URI.create("http://127.0.0.1:" + keeper.getAddress().getPort()),
-                "",
-                2,
-                Optional.empty(),
-                directory,
-                Map.of(),
-                Duration.ofSeconds(1)));
-    Thread running =
-        new Thread(
-            () -> {
-              try {
-                worker.run();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            });
-    running.start();
+    OptimizerWorker worker = worker(2);
+    Thread running = run(worker);
     try {
       Poll.until(
           "the thread that got the late answer about w-1 polls again",
@@ -191,6 +155,34 @@ class OptimizerWorkerTest {
       worker.stop(Duration.ofSeconds(5));
       running.join(10_000);
     }
+  }
+
+  /** A worker of the hand-written keeper with this many threads. */
+  private OptimizerWorker worker(int threads) {
+    return new OptimizerWorker(
+        new OptimizerWorker.Options(
+            URI.create("http://127.0.0.1:" + keeper.getAddress().getPort()),
+            "",
+            threads,
+            Optional.empty(),
+            directory,
+            Map.of(),
+            Duration.ofSeconds(1)));
+  }
+
+  /** Runs the worker on a thread of its own, started. */
+  private static Thread run(OptimizerWorker worker) {
+    Thread running =
+        new Thread(
+            () -> {
+              try {
+                worker.run();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    running.start();
+    return running;
   }
 
   private static void answer(HttpExchange exchange, int status, String body) throws IOException {

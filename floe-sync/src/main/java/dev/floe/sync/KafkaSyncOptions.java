@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.floe.core.error.FloeException;
 import dev.floe.core.sync.PartitionSpecs;
 import dev.floe.core.sync.TableSelection;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -65,8 +64,11 @@ public record KafkaSyncOptions(
     List<String> key,
     Optional<Schema> schema) {
 
-  /** Settings without a declared schema. */
-  public KafkaSyncOptions(
+  /**
+   * Settings of a CDC format, or of plain JSON before {@link #withPlainJson}: no target table, no
+   * key, no declared schema.
+   */
+  public static KafkaSyncOptions of(
       String name,
       String bootstrapServers,
       String topics,
@@ -80,10 +82,30 @@ public record KafkaSyncOptions(
       Map<String, String> partitions,
       ZoneId serverTimeZone,
       TableIdentifier deadLetter,
-      OnBadMessage onBadMessage,
-      Optional<String> target,
-      List<String> key) {
-    this(
+      OnBadMessage onBadMessage) {
+    return new KafkaSyncOptions(
+        name,
+        bootstrapServers,
+        topics,
+        format,
+        selection,
+        checkpointInterval,
+        parallelism,
+        stateDirectory,
+        startingOffsets,
+        kafkaProperties,
+        partitions,
+        serverTimeZone,
+        deadLetter,
+        onBadMessage,
+        Optional.empty(),
+        List.of(),
+        Optional.empty());
+  }
+
+  /** These settings with plain JSON's target table and key (the declared schema unchanged). */
+  public KafkaSyncOptions withPlainJson(Optional<String> target, List<String> key) {
+    return new KafkaSyncOptions(
         name,
         bootstrapServers,
         topics,
@@ -100,114 +122,7 @@ public record KafkaSyncOptions(
         onBadMessage,
         target,
         key,
-        Optional.empty());
-  }
-
-  /** Settings of a CDC format (no target table, no key of its own). */
-  public KafkaSyncOptions(
-      String name,
-      String bootstrapServers,
-      String topics,
-      KafkaFormat format,
-      TableSelection selection,
-      Duration checkpointInterval,
-      int parallelism,
-      StateDirectory stateDirectory,
-      StartingOffsets startingOffsets,
-      Map<String, String> kafkaProperties,
-      Map<String, String> partitions,
-      ZoneId serverTimeZone,
-      TableIdentifier deadLetter,
-      OnBadMessage onBadMessage) {
-    this(
-        name,
-        bootstrapServers,
-        topics,
-        format,
-        selection,
-        checkpointInterval,
-        parallelism,
-        stateDirectory,
-        startingOffsets,
-        kafkaProperties,
-        partitions,
-        serverTimeZone,
-        deadLetter,
-        onBadMessage,
-        Optional.empty(),
-        List.of());
-  }
-
-  /** Settings of a CDC format with a local state directory. */
-  public KafkaSyncOptions(
-      String name,
-      String bootstrapServers,
-      String topics,
-      KafkaFormat format,
-      TableSelection selection,
-      Duration checkpointInterval,
-      int parallelism,
-      Path stateDirectory,
-      StartingOffsets startingOffsets,
-      Map<String, String> kafkaProperties,
-      Map<String, String> partitions,
-      ZoneId serverTimeZone,
-      TableIdentifier deadLetter,
-      OnBadMessage onBadMessage) {
-    this(
-        name,
-        bootstrapServers,
-        topics,
-        format,
-        selection,
-        checkpointInterval,
-        parallelism,
-        StateDirectory.local(stateDirectory),
-        startingOffsets,
-        kafkaProperties,
-        partitions,
-        serverTimeZone,
-        deadLetter,
-        onBadMessage,
-        Optional.empty(),
-        List.of());
-  }
-
-  /** Settings with a local state directory. */
-  public KafkaSyncOptions(
-      String name,
-      String bootstrapServers,
-      String topics,
-      KafkaFormat format,
-      TableSelection selection,
-      Duration checkpointInterval,
-      int parallelism,
-      Path stateDirectory,
-      StartingOffsets startingOffsets,
-      Map<String, String> kafkaProperties,
-      Map<String, String> partitions,
-      ZoneId serverTimeZone,
-      TableIdentifier deadLetter,
-      OnBadMessage onBadMessage,
-      Optional<String> target,
-      List<String> key) {
-    this(
-        name,
-        bootstrapServers,
-        topics,
-        format,
-        selection,
-        checkpointInterval,
-        parallelism,
-        StateDirectory.local(stateDirectory),
-        startingOffsets,
-        kafkaProperties,
-        partitions,
-        serverTimeZone,
-        deadLetter,
-        onBadMessage,
-        target,
-        key);
+        schema);
   }
 
   /** The default dead-letter table. */

@@ -107,7 +107,7 @@ class KafkaSyncITCase {
   }
 
   KafkaSyncOptions options(String name, String topic, KafkaFormat format) {
-    return new KafkaSyncOptions(
+    return KafkaSyncOptions.of(
         name,
         broker.bootstrapServers(),
         topic,
@@ -115,7 +115,7 @@ class KafkaSyncITCase {
         TableSelection.of(List.of("shop\\..*"), List.of(), Optional.empty()),
         Duration.ofSeconds(1),
         2,
-        directory.resolve("state").resolve(name),
+        StateDirectory.local(directory.resolve("state").resolve(name)),
         KafkaSyncOptions.StartingOffsets.EARLIEST,
         Map.of(),
         Map.of(),
@@ -376,7 +376,7 @@ class KafkaSyncITCase {
     KafkaBroker.Sent bad = broker.sendBytes(topic, null, "{\"type\":\"INSERT\"}".getBytes());
     KafkaSyncOptions base = options("fail", topic, KafkaFormat.CANAL_JSON);
     KafkaSyncOptions options =
-        new KafkaSyncOptions(
+        KafkaSyncOptions.of(
             base.name(),
             base.bootstrapServers(),
             base.topics(),
@@ -404,23 +404,22 @@ class KafkaSyncITCase {
 
   private KafkaSyncOptions json(String name, String topic, String target, List<String> key) {
     KafkaSyncOptions base = options(name, topic, KafkaFormat.CANAL_JSON);
-    return new KafkaSyncOptions(
-        base.name(),
-        base.bootstrapServers(),
-        base.topics(),
-        KafkaFormat.JSON,
-        base.selection(),
-        base.checkpointInterval(),
-        base.parallelism(),
-        base.stateDirectory(),
-        base.startingOffsets(),
-        base.kafkaProperties(),
-        base.partitions(),
-        base.serverTimeZone(),
-        base.deadLetter(),
-        base.onBadMessage(),
-        Optional.of(target),
-        key);
+    return KafkaSyncOptions.of(
+            base.name(),
+            base.bootstrapServers(),
+            base.topics(),
+            KafkaFormat.JSON,
+            base.selection(),
+            base.checkpointInterval(),
+            base.parallelism(),
+            base.stateDirectory(),
+            base.startingOffsets(),
+            base.kafkaProperties(),
+            base.partitions(),
+            base.serverTimeZone(),
+            base.deadLetter(),
+            base.onBadMessage())
+        .withPlainJson(Optional.of(target), key);
   }
 
   private Map<String, String> rows(TableIdentifier identifier, String key) throws Exception {
@@ -578,7 +577,7 @@ class KafkaSyncITCase {
                 "timestamp:" + (boundary + 1), "--starting-offsets"))) {
       KafkaSyncOptions base = options("start-" + start.kind(), topic, KafkaFormat.CANAL_JSON);
       KafkaSyncOptions options =
-          new KafkaSyncOptions(
+          KafkaSyncOptions.of(
               base.name(),
               base.bootstrapServers(),
               base.topics(),
@@ -604,7 +603,7 @@ class KafkaSyncITCase {
     // A real first start from the timestamp syncs only the later rows.
     KafkaSyncOptions base = options("start-run", topic, KafkaFormat.CANAL_JSON);
     KafkaSyncOptions fromTimestamp =
-        new KafkaSyncOptions(
+        KafkaSyncOptions.of(
             base.name(),
             base.bootstrapServers(),
             base.topics(),
@@ -642,7 +641,7 @@ class KafkaSyncITCase {
     broker.send(topic, scenario.take());
     KafkaSyncOptions base = options("route", topic, KafkaFormat.CANAL_JSON);
     KafkaSyncOptions options =
-        new KafkaSyncOptions(
+        KafkaSyncOptions.of(
             base.name(),
             base.bootstrapServers(),
             base.topics(),
@@ -725,7 +724,7 @@ class KafkaSyncITCase {
     }
     KafkaSyncOptions base = options("down", "t", KafkaFormat.CANAL_JSON);
     KafkaSyncOptions options =
-        new KafkaSyncOptions(
+        KafkaSyncOptions.of(
             base.name(),
             "127.0.0.1:" + port,
             base.topics(),

@@ -35,7 +35,7 @@ public final class KafkaSyncProcess {
   }
 
   static KafkaSyncOptions options(Path data, String bootstrap, String topics, KafkaFormat format) {
-    return new KafkaSyncOptions(
+    return KafkaSyncOptions.of(
         NAME,
         bootstrap,
         topics,
@@ -43,7 +43,7 @@ public final class KafkaSyncProcess {
         TableSelection.of(List.of("shop\\..*"), List.of(), Optional.empty()),
         Duration.ofSeconds(1),
         2,
-        data.resolve("sync").resolve(NAME),
+        StateDirectory.local(data.resolve("sync").resolve(NAME)),
         KafkaSyncOptions.StartingOffsets.EARLIEST,
         Map.of(),
         Map.of(),

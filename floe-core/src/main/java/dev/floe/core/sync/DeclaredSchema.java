@@ -71,7 +71,7 @@ public final class DeclaredSchema {
     Set<String> keyNames = new HashSet<>();
     key.forEach(column -> keyNames.add(lower(column)));
     int id = 1;
-    for (String part : split(text)) {
+    for (String part : CommaList.split(text)) {
       if (part.isBlank()) {
         throw bad(input, text, "a column is empty (two commas, or one at the end)");
       }
@@ -258,27 +258,6 @@ public final class DeclaredSchema {
           "column " + column + " is " + name + " with a length or precision, which it takes none");
     }
     return plain;
-  }
-
-  private static List<String> split(String text) {
-    List<String> parts = new ArrayList<>();
-    int depth = 0;
-    StringBuilder current = new StringBuilder();
-    for (char c : text.toCharArray()) {
-      if (c == '(') {
-        depth++;
-      } else if (c == ')') {
-        depth--;
-      }
-      if (c == ',' && depth == 0) {
-        parts.add(current.toString());
-        current.setLength(0);
-      } else {
-        current.append(c);
-      }
-    }
-    parts.add(current.toString());
-    return parts;
   }
 
   private static String accepted() {

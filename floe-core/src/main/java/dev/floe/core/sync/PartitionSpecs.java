@@ -1,7 +1,6 @@
 package dev.floe.core.sync;
 
 import dev.floe.core.error.FloeException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -115,23 +114,7 @@ public final class PartitionSpecs {
   }
 
   private static List<String> split(String table, String text) {
-    List<String> fields = new ArrayList<>();
-    int depth = 0;
-    StringBuilder current = new StringBuilder();
-    for (char c : text.toCharArray()) {
-      if (c == '(') {
-        depth++;
-      } else if (c == ')') {
-        depth--;
-      }
-      if (c == ',' && depth == 0) {
-        fields.add(current.toString());
-        current.setLength(0);
-      } else {
-        current.append(c);
-      }
-    }
-    fields.add(current.toString());
+    List<String> fields = CommaList.split(text);
     if (fields.stream().anyMatch(field -> field.isBlank())) {
       throw bad(table, text, "a partition field is empty");
     }
