@@ -65,8 +65,8 @@ public record KafkaSyncOptions(
     Optional<Schema> schema) {
 
   /**
-   * Settings of a CDC format, or of plain JSON before {@link #withPlainJson}: no target table, no
-   * key, no declared schema.
+   * Settings of a CDC format: no target table, no key, no declared schema ({@link #asPlainJson}
+   * turns them into plain JSON's).
    */
   public static KafkaSyncOptions of(
       String name,
@@ -103,13 +103,16 @@ public record KafkaSyncOptions(
         Optional.empty());
   }
 
-  /** These settings with plain JSON's target table and key (the declared schema unchanged). */
-  public KafkaSyncOptions withPlainJson(Optional<String> target, List<String> key) {
+  /**
+   * These settings with plain JSON as the format, with its target table and key (the declared
+   * schema unchanged).
+   */
+  public KafkaSyncOptions asPlainJson(Optional<String> target, List<String> key) {
     return new KafkaSyncOptions(
         name,
         bootstrapServers,
         topics,
-        format,
+        KafkaFormat.JSON,
         selection,
         checkpointInterval,
         parallelism,

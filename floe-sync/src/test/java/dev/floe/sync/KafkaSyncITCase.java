@@ -403,23 +403,7 @@ class KafkaSyncITCase {
   }
 
   private KafkaSyncOptions json(String name, String topic, String target, List<String> key) {
-    KafkaSyncOptions base = options(name, topic, KafkaFormat.CANAL_JSON);
-    return KafkaSyncOptions.of(
-            base.name(),
-            base.bootstrapServers(),
-            base.topics(),
-            KafkaFormat.JSON,
-            base.selection(),
-            base.checkpointInterval(),
-            base.parallelism(),
-            base.stateDirectory(),
-            base.startingOffsets(),
-            base.kafkaProperties(),
-            base.partitions(),
-            base.serverTimeZone(),
-            base.deadLetter(),
-            base.onBadMessage())
-        .withPlainJson(Optional.of(target), key);
+    return options(name, topic, KafkaFormat.CANAL_JSON).asPlainJson(Optional.of(target), key);
   }
 
   private Map<String, String> rows(TableIdentifier identifier, String key) throws Exception {
