@@ -116,7 +116,9 @@ public final class KafkaSyncRunner {
     JobClient client = submit(options, plan);
     Map<String, TableIdentifier> tables = new TreeMap<>();
     plan.tableOffsets().keySet().forEach(key -> tables.put(key, TableIdentifier.parse(key)));
-    return new RunningSync(client, tables, plan.restorePoint(), options.stateDirectory());
+    return new RunningSync(
+        new SyncRun(client, tables, plan.restorePoint(), options.stateDirectory()),
+        Optional.empty());
   }
 
   /**

@@ -396,7 +396,7 @@ final class LakeSchemas {
     switch (event.kind()) {
       case CREATE -> {
         if (known.isEmpty()) {
-          create(event);
+          create(event, false);
         } else {
           alter(known.get(), event);
         }
@@ -617,7 +617,10 @@ final class LakeSchemas {
       notSynced.add(event.qualifiedName());
       return;
     }
-    create(event);
+    // The rows the table had before the rename are not in the binlog from here: the table is
+    // marked for the sync's driver to copy them (a route's table is not: its re-copy would copy
+    // every table of the route).
+    create(event, targets.route(event.qualifiedName()).isEmpty());
   }
 
   /**
@@ -656,7 +659,13 @@ final class LakeSchemas {
         .commit();
   }
 
-  private void create(DdlEvent event) {
+  /**
+   * Creates the Iceberg table of a table created (or renamed into the selection) at the event.
+   *
+   * @param copyNeeded whether the table has rows the binlog does not bring from here ({@link
+   *     SyncProperties#COPY_NEEDED})
+   */
+  private void create(DdlEvent event, boolean copyNeeded) {
     String source = event.qualifiedName();
     SourceTable definition = event.after().orElseThrow();
     Optional<TableRoute> route = targets.route(source);
@@ -680,7 +689,13 @@ final class LakeSchemas {
           route.map(r -> r.pattern().pattern()).orElse(source),
           schema,
           org.apache.iceberg.PartitionSpec.unpartitioned(),
-          Map.of(SyncProperties.SCHEMA_POSITION, event.position().text()));
+          copyNeeded
+              ? Map.of(
+                  SyncProperties.SCHEMA_POSITION,
+                  event.position().text(),
+                  SyncProperties.COPY_NEEDED,
+                  event.position().text())
+              : Map.of(SyncProperties.SCHEMA_POSITION, event.position().text()));
       LOG.info(
           "{} was created in MySQL at binlog {}: syncing it into {}",
           source,

@@ -23,6 +23,28 @@ public final class SourceSchemaReader {
   /** The matching base tables, ordered by database and name. Blocks on the connection. */
   public List<SourceTable> read(Connection connection, TableSelection selection)
       throws SQLException {
+    List<SourceTable> tables = new ArrayList<>();
+    for (String[] name : matching(connection, selection)) {
+      tables.add(
+          new SourceTable(
+              name[0],
+              name[1],
+              columns(connection, name[0], name[1]),
+              primaryKey(connection, name[0], name[1])));
+    }
+    return tables;
+  }
+
+  /**
+   * The names ({@code database.table}) of the matching base tables, ordered by database and name:
+   * one query, without their columns. Blocks on the connection.
+   */
+  public List<String> names(Connection connection, TableSelection selection) throws SQLException {
+    return matching(connection, selection).stream().map(name -> name[0] + "." + name[1]).toList();
+  }
+
+  private static List<String[]> matching(Connection connection, TableSelection selection)
+      throws SQLException {
     List<String[]> names = new ArrayList<>();
     try (Statement statement = connection.createStatement();
         ResultSet rows =
@@ -38,16 +60,7 @@ public final class SourceSchemaReader {
         }
       }
     }
-    List<SourceTable> tables = new ArrayList<>();
-    for (String[] name : names) {
-      tables.add(
-          new SourceTable(
-              name[0],
-              name[1],
-              columns(connection, name[0], name[1]),
-              primaryKey(connection, name[0], name[1])));
-    }
-    return tables;
+    return names;
   }
 
   private static List<SourceColumn> columns(Connection connection, String database, String table)

@@ -20,12 +20,13 @@ import org.apache.flink.runtime.checkpoint.CheckpointFailureReason;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * A started sync: the initial snapshot copy (unless the sync resumed in its binlog phase), then the
- * Flink binlog job.
+ * One run of a sync: the initial snapshot copy (unless the sync resumed in its binlog phase), then
+ * one Flink binlog job. {@link RunningSync} is the handle callers hold, across the runs of a sync
+ * that restarts itself.
  */
-public final class RunningSync implements AutoCloseable {
+final class SyncRun implements AutoCloseable {
 
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RunningSync.class);
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SyncRun.class);
 
   /** How long to wait before asking again for a savepoint that the job could not take yet. */
   private static final Duration SAVEPOINT_RETRY = Duration.ofMillis(250);
@@ -43,7 +44,7 @@ public final class RunningSync implements AutoCloseable {
   private boolean stopping;
 
   /** A sync resumed in its binlog phase. */
-  RunningSync(
+  SyncRun(
       JobClient client,
       Map<String, TableIdentifier> tables,
       Optional<Path> restoredFrom,
@@ -58,7 +59,7 @@ public final class RunningSync implements AutoCloseable {
   }
 
   /** A sync that first copies the tables, then submits the binlog job, on its own thread. */
-  RunningSync(
+  SyncRun(
       SnapshotCopier copier,
       List<SnapshotCopier.TableCopy> copies,
       Callable<JobClient> binlogPhase,
@@ -94,12 +95,12 @@ public final class RunningSync implements AutoCloseable {
   }
 
   /** The Iceberg table of each source table ({@code database.table}). */
-  public Map<String, TableIdentifier> tables() {
+  Map<String, TableIdentifier> tables() {
     return tables;
   }
 
   /** Where this sync's checkpoints and savepoints live. */
-  public StateDirectory stateDirectory() {
+  StateDirectory stateDirectory() {
     return stateDirectory;
   }
 
@@ -107,7 +108,7 @@ public final class RunningSync implements AutoCloseable {
    * The checkpoint or savepoint this run resumed from, if any: a local directory as a path, others
    * as their URI.
    */
-  public Optional<String> restoredFrom() {
+  Optional<String> restoredFrom() {
     return restoredFrom;
   }
 
@@ -115,16 +116,20 @@ public final class RunningSync implements AutoCloseable {
    * What this run continues, if it is not a fresh start: a checkpoint or savepoint, or the initial
    * snapshot's committed progress.
    */
-  public Optional<String> resumedFrom() {
+  Optional<String> resumedFrom() {
     return resumedFrom;
+  }
+
+  /** The binlog job once submitted; empty during the copy, or when the copy stopped or failed. */
+  Optional<JobClient> binlogJob() {
+    return job.isDone() && !job.isCompletedExceptionally() ? job.join() : Optional.empty();
   }
 
   /**
    * Stops: during the snapshot, after the chunks in flight, which are committed; afterwards with a
    * savepoint. Returns where the next run resumes from.
    */
-  public String stop(Duration timeout)
-      throws ExecutionException, InterruptedException, TimeoutException {
+  String stop(Duration timeout) throws ExecutionException, InterruptedException, TimeoutException {
     Optional<JobClient> client = stopSnapshot(timeout);
     if (client.isEmpty()) {
       return "the initial snapshot's committed progress";
@@ -168,8 +173,7 @@ public final class RunningSync implements AutoCloseable {
   }
 
   /** Cancels without a savepoint; retained checkpoints and committed snapshot progress remain. */
-  public void cancel(Duration timeout)
-      throws ExecutionException, InterruptedException, TimeoutException {
+  void cancel(Duration timeout) throws ExecutionException, InterruptedException, TimeoutException {
     Optional<JobClient> client = stopSnapshot(timeout);
     if (client.isPresent()) {
       client.get().cancel().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -204,7 +208,7 @@ public final class RunningSync implements AutoCloseable {
    * @throws FloeException when the snapshot copy fails for a reason the user can act on
    * @throws ExecutionException when the Flink job fails
    */
-  public void await() throws ExecutionException, InterruptedException {
+  void await() throws ExecutionException, InterruptedException {
     Optional<JobClient> client;
     try {
       client = job.get();

@@ -87,6 +87,29 @@ public final class SyncRunner {
    *     SOURCE_UNAVAILABLE when MySQL cannot be read
    */
   public RunningSync start(SyncOptions options) {
+    return watched(options, startRun(options));
+  }
+
+  /** The handle of a run that restarts itself to copy the tables renamed into the selection. */
+  private RunningSync watched(SyncOptions options, SyncRun run) {
+    return new RunningSync(
+        run,
+        Optional.of(
+            new RenamedInTables(
+                catalog.catalog(),
+                connections,
+                options,
+                run.tables().keySet(),
+                () -> startRun(options))));
+  }
+
+  /**
+   * Prepares the tables and submits the job of one run. A sync restored from a checkpoint whose
+   * Iceberg tables include tables renamed into the selection (marked {@link
+   * dev.floe.core.sync.SyncProperties#COPY_NEEDED}) first copies those again, as {@code
+   * --resnapshot} of them would.
+   */
+  private SyncRun startRun(SyncOptions options) {
     cluster.ifPresent(remote -> remote.requireNotRunning(jobName(options)));
     options.stateDirectory().requireReachable(STATE_DIRECTORY_KEY);
     List<SourceTable> tables;
@@ -121,14 +144,15 @@ public final class SyncRunner {
       requireDefinitionsUnchanged(saved.get(), tables, options.selection(), stateDirectory);
     }
     boolean resumingBinlog = saved.isPresent() && saved.get().end().isPresent();
-    Map<String, TableIdentifier> targets =
+    TableProvisioner.Provisioned provisioned =
         new TableProvisioner()
-            .provision(
+            .provisionTables(
                 catalog.catalog(),
                 tables,
                 options.selection(),
                 options.partitions(),
                 resumingBinlog);
+    Map<String, TableIdentifier> targets = provisioned.targets();
     if (restorePoint.isPresent()) {
       SnapshotState state =
           saved
@@ -150,10 +174,20 @@ public final class SyncRunner {
               "Nothing was changed. Move that directory aside to restore the checkpoint before it,"
                   + " or copy the tables again with --resnapshot."));
       List<String> recopies = state.pendingRecopies();
+      if (recopies.isEmpty() && !provisioned.copyNeeded().isEmpty()) {
+        // Tables renamed into the selection, created empty at the rename: their rows from before
+        // it are copied the way --resnapshot of them copies them, before the job goes on.
+        LOG.info(
+            "sync {}: {} renamed into the selection; copying the rows {} had at the rename",
+            options.name(),
+            provisioned.copyNeeded(),
+            provisioned.copyNeeded().size() == 1 ? "it" : "they");
+        return recopy(options, state, provisioned.copyNeeded());
+      }
       if (recopies.isEmpty()) {
         JobClient client =
             submit(options, timeZone, targets, restorePoint, state, state.end().get());
-        return new RunningSync(client, targets, restorePoint, stateDirectory);
+        return new SyncRun(client, targets, restorePoint, stateDirectory);
       }
       // --resnapshot of some tables: copy them, then restore the job, which skips their events
       // up to the copy's start and goes on for the other tables where it stopped.
@@ -167,7 +201,7 @@ public final class SyncRunner {
           options.name(),
           recopies,
           StateDirectory.display(restorePoint.get()));
-      return new RunningSync(
+      return new SyncRun(
           copier(options, state),
           copies,
           () -> {
@@ -204,7 +238,7 @@ public final class SyncRunner {
         options.name(),
         copies.size(),
         state.start());
-    return new RunningSync(
+    return new SyncRun(
         copier,
         copies,
         () -> {
@@ -384,21 +418,12 @@ public final class SyncRunner {
             position.text());
       }
     }
-    BinlogPosition head = binlogHead(options);
     if (partial) {
-      // The sync's position is still readable: copy only these tables again, into new Iceberg
-      // tables (a stopped table may have a schema MySQL no longer maps to), and let the others
+      // The sync's position is still readable: copy only these tables again, and let the others
       // go on from their checkpoint, losing nothing.
-      for (String table : tables) {
-        TableIdentifier identifier = targets.identifier(table);
-        if (catalog.catalog().tableExists(identifier)) {
-          catalog.catalog().dropTable(identifier, true);
-          LOG.info("--resnapshot {}: dropped {} to copy it again", table, identifier);
-        }
-      }
-      saved.get().recopy(tables, head).save(stateDirectory);
-      return start(options);
+      return watched(options, recopy(options, saved.get(), tables));
     }
+    BinlogPosition head = binlogHead(options);
     // The copy replaces the rows of the tables it copies again; one whose columns MySQL no longer
     // maps to (altered while an earlier copy ran) cannot take them and is created anew.
     List<SourceTable> copied =
@@ -427,6 +452,28 @@ public final class SyncRunner {
     }
     SnapshotState.begin(head, tables, sources).save(stateDirectory);
     return start(options);
+  }
+
+  /**
+   * Copies these tables again into new Iceberg tables (a stopped table may have a schema MySQL no
+   * longer maps to) while the others go on from the sync's checkpoint: records the copy's window
+   * from the binlog head on, then starts the run that copies them and restores the job, which skips
+   * their events up to the window's start.
+   */
+  private SyncRun recopy(SyncOptions options, SnapshotState saved, List<String> tables) {
+    // MySQL is asked before anything is dropped: unreachable, it stops the start with every table
+    // as it was
+    BinlogPosition head = binlogHead(options);
+    SyncTargets targets = SyncTargets.of(options.selection());
+    for (String table : tables) {
+      TableIdentifier identifier = targets.identifier(table);
+      if (catalog.catalog().tableExists(identifier)) {
+        catalog.catalog().dropTable(identifier, true);
+        LOG.info("{}: dropped {} to copy it again", table, identifier);
+      }
+    }
+    saved.recopy(tables, head).save(options.stateDirectory());
+    return startRun(options);
   }
 
   /**

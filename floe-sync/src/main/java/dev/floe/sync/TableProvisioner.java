@@ -57,6 +57,23 @@ public final class TableProvisioner {
       TableSelection selection,
       Map<String, String> partitions,
       boolean resuming) {
+    return provisionTables(catalog, tables, selection, partitions, resuming).targets();
+  }
+
+  /**
+   * What {@link #provision} found: the Iceberg table of each source table, and the source tables
+   * ({@code database.table}, not of a route) whose Iceberg table is marked {@link
+   * SyncProperties#COPY_NEEDED}: renamed into the selection, their earlier rows still to be copied.
+   */
+  record Provisioned(Map<String, TableIdentifier> targets, List<String> copyNeeded) {}
+
+  /** {@link #provision}, also telling which tables wait for the copy of their earlier rows. */
+  Provisioned provisionTables(
+      Catalog catalog,
+      List<SourceTable> tables,
+      TableSelection selection,
+      Map<String, String> partitions,
+      boolean resuming) {
     requirePartitionedTablesExist(tables, selection, partitions);
     SyncTargets targets = SyncTargets.of(selection);
     Map<TableIdentifier, List<SourceTable>> byTarget = new LinkedHashMap<>();
@@ -75,6 +92,7 @@ public final class TableProvisioner {
       }
     }
     Map<String, TableIdentifier> provisioned = new LinkedHashMap<>();
+    List<String> copyNeeded = new ArrayList<>();
     for (Map.Entry<TableIdentifier, List<SourceTable>> target : byTarget.entrySet()) {
       TableIdentifier identifier = target.getKey();
       List<SourceTable> sources = target.getValue();
@@ -91,7 +109,11 @@ public final class TableProvisioner {
       String sourceProperty =
           route.map(r -> r.pattern().pattern()).orElse(sources.get(0).qualifiedName());
       if (catalog.tableExists(identifier)) {
-        check(catalog.loadTable(identifier), name, label, schema, spec, resuming);
+        Table existing = catalog.loadTable(identifier);
+        check(existing, name, label, schema, spec, resuming);
+        if (route.isEmpty() && existing.properties().containsKey(SyncProperties.COPY_NEEDED)) {
+          copyNeeded.add(name);
+        }
       } else {
         try {
           create(catalog, identifier, sourceProperty, schema, spec, Map.of());
@@ -101,7 +123,7 @@ public final class TableProvisioner {
       }
       sources.forEach(source -> provisioned.put(source.qualifiedName(), identifier));
     }
-    return provisioned;
+    return new Provisioned(provisioned, copyNeeded);
   }
 
   /**

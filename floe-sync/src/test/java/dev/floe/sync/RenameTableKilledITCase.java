@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The sync JVM is killed after a RENAME TABLE renamed the Iceberg table but before the rows around
  * it were committed; the restarted sync replays them from the checkpoint before the rename (rows of
  * the old name land in the renamed table, the committer's files of the old name too) and MySQL and
- * Iceberg match row for row, with no duplicate key.
+ * Iceberg match row for row, with no duplicate key. And killed while it copies the rows of a table
+ * renamed into its selection: the next start finishes the copy.
  */
 @ExtendWith(MariaDbExtension.class)
 class RenameTableKilledITCase {
@@ -111,6 +112,95 @@ class RenameTableKilledITCase {
           .containsEntry(SyncProperties.SOURCE_TABLE, database + ".renamed")
           .doesNotContainKey(SyncProperties.STOPPED);
       assertThat(catalog.catalog().tableExists(TableIdentifier.of(database, "t"))).isFalse();
+    } finally {
+      second.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void killedDuringTheCopyOfATableRenamedIntoTheSelectionFinishesTheCopyOnTheNextStart(
+      MariaDbServer server) throws Exception {
+    String database = server.createDatabase("renin");
+    String t = "`" + database + "`.t";
+    String raw = "`" + database + "`.raw_big"; // SyncProcess leaves raw_* tables out
+    String arrived = "`" + database + "`.arrived";
+    int rows = 20_000;
+    server.execute(
+        "CREATE TABLE " + t + " (id INT PRIMARY KEY, a INT NOT NULL)",
+        "INSERT INTO " + t + " SELECT seq, seq FROM `" + database + "`.seq_1_to_100",
+        "CREATE TABLE " + raw + " (id INT PRIMARY KEY, a INT NOT NULL, b VARCHAR(20))",
+        "INSERT INTO "
+            + raw
+            + " SELECT seq, seq, CONCAT('b', seq) FROM `"
+            + database
+            + "`.seq_1_to_"
+            + rows);
+    Path data = directory.resolve("data");
+    Files.createDirectories(data);
+    String url = server.sourceUrl("root", "", "");
+    TableIdentifier lake = TableIdentifier.of(database, "arrived");
+
+    // 2,000 rows a second: the copy of the renamed table takes about 10 s, time to kill it
+    Process first = SyncProcess.start(data, url, database, 1000, 2000, Duration.ofSeconds(1));
+    try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), data)) {
+      awaitEqual(server, catalog, database, "t");
+      assertThat(catalog.catalog().tableExists(TableIdentifier.of(database, "raw_big"))).isFalse();
+      Poll.until(
+          "a binlog-phase commit",
+          DEADLINE,
+          Duration.ofMillis(300),
+          () -> {
+            server.execute("UPDATE " + t + " SET a = a + 1 WHERE id = 1");
+            return catalog
+                .catalog()
+                .loadTable(TableIdentifier.of(database, "t"))
+                .currentSnapshot()
+                .summary()
+                .containsKey(SyncSummary.BINLOG_FILE);
+          });
+      server.execute(
+          "UPDATE " + raw + " SET b = 'before' WHERE id <= 5",
+          "RENAME TABLE " + raw + " TO " + arrived,
+          "UPDATE " + arrived + " SET b = 'after' WHERE id > 3 AND id <= 10",
+          "DELETE FROM " + arrived + " WHERE id = 7",
+          "INSERT INTO " + arrived + " VALUES (" + (rows + 1) + ", 1, 'new')");
+      Poll.until(
+          "the copy of the renamed table under way",
+          DEADLINE,
+          Duration.ofMillis(100),
+          () -> {
+            if (!catalog.catalog().tableExists(lake)) {
+              return false;
+            }
+            Table table = catalog.catalog().loadTable(lake);
+            if (table.properties().containsKey(SyncProperties.COPY_NEEDED)
+                || table.currentSnapshot() == null) {
+              return false; // the table the binlog job created, or the copy's empty one
+            }
+            long copied =
+                Long.parseLong(
+                    table.currentSnapshot().summary().getOrDefault("total-records", "0"));
+            return copied > 0 && copied < rows;
+          });
+      first.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    } finally {
+      first.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+    server.execute(
+        "UPDATE " + arrived + " SET a = -a WHERE id IN (1, 2, " + rows + ")",
+        "UPDATE " + t + " SET a = 0 WHERE id = 2");
+
+    Process second = SyncProcess.start(data, url, database, 1000, 0, Duration.ofSeconds(1));
+    try (FloeCatalog catalog = new CatalogFactory().open(CatalogSettings.embedded(), data)) {
+      awaitEqual(server, catalog, database, "arrived");
+      awaitEqual(server, catalog, database, "t");
+      server.execute("UPDATE " + arrived + " SET b = 'later' WHERE id = 1");
+      awaitEqual(server, catalog, database, "arrived");
+      Table table = catalog.catalog().loadTable(lake);
+      assertThat(LakeComparison.lakeRows(table)).hasSize(rows);
+      assertThat(table.properties())
+          .containsEntry(SyncProperties.SOURCE_TABLE, database + ".arrived")
+          .doesNotContainKey(SyncProperties.COPY_NEEDED);
     } finally {
       second.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
     }

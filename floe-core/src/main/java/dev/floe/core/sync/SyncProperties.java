@@ -39,6 +39,15 @@ public final class SyncProperties {
   public static final String RENAMED_FROM = "floe.renamed-from";
 
   /**
+   * The binlog position ({@code file:offset}) of the {@code RENAME TABLE} that brought the table
+   * into the sync's selection from a name it did not take: the Iceberg table was created empty at
+   * the rename, and the rows the MySQL table already had are still to be copied. The sync copies
+   * them (stopping its job with a savepoint, then the partial re-copy of {@code --resnapshot}) and
+   * the copy's new table no longer has the property.
+   */
+  public static final String COPY_NEEDED = "floe.copy-needed";
+
+  /**
    * Iceberg's commit retries on every table the sync creates: a commit that loses the race for the
    * catalog's pointer (to the keeper's compaction, to another writer) is refreshed and applied
    * again up to 20 times, waiting 100 ms doubling to 5 s between tries (Iceberg's defaults: 4
