@@ -296,20 +296,15 @@ class OptimizeJobTest {
     UpsertWriter streaming = new UpsertWriter(writersTable);
     long[] next = {1_000};
     RacingWriterOperations racing =
-        new RacingWriterOperations(
-            ((org.apache.iceberg.HasTableOperations) table).operations(),
+        racing(
+            table,
             race -> {
               streaming.append(inserts(next[0], next[0] + 5, "w"));
               next[0] += 5;
             },
             8);
-    Table keepers = new org.apache.iceberg.BaseTable(racing, table.name());
-    OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
-    OptimizeJob job = new OptimizeJob(directory.resolve("spill"));
-    OptimizeJob.Preview preview =
-        job.preview("t", keepers, policy, OptimizeFailures.none(), Instant.now());
 
-    OptimizeResult result = job.run(keepers, preview);
+    OptimizeResult result = optimize(table, racing);
 
     assertThat(result.succeeded()).as(result.toString()).isTrue();
     assertThat(racing.lost()).isEqualTo(8);
@@ -337,24 +332,22 @@ class OptimizeJobTest {
     UpsertWriter streaming = new UpsertWriter(writersTable);
     long[] next = {1_000};
     RacingWriterOperations racing =
-        new RacingWriterOperations(
-            ((org.apache.iceberg.HasTableOperations) table).operations(),
+        racing(
+            table,
             race -> {
               if (race == 5) {
-                deleteRow(writersTable, first, 0);
+                writersTable
+                    .newRowDelta()
+                    .addDeletes(UpsertTables.positionDelete(writersTable, first, 0))
+                    .commit();
               } else {
                 streaming.append(inserts(next[0], next[0] + 5, "w"));
                 next[0] += 5;
               }
             },
             7);
-    Table keepers = new org.apache.iceberg.BaseTable(racing, table.name());
-    OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
-    OptimizeJob job = new OptimizeJob(directory.resolve("spill"));
-    OptimizeJob.Preview preview =
-        job.preview("t", keepers, policy, OptimizeFailures.none(), Instant.now());
 
-    OptimizeResult result = job.run(keepers, preview);
+    OptimizeResult result = optimize(table, racing);
 
     assertThat(result.succeeded()).as(result.toString()).isFalse();
     // the second attempt's validation refused it before any swap: races 6 and 7 never came
@@ -369,33 +362,20 @@ class OptimizeJobTest {
             snapshot -> org.apache.iceberg.DataOperations.REPLACE.equals(snapshot.operation()));
   }
 
-  /** Commits a position delete of one row of the data file. */
-  private static void deleteRow(Table table, DataFile file, long position) {
-    try {
-      org.apache.iceberg.deletes.PositionDeleteWriter<org.apache.iceberg.data.Record> deletes =
-          new org.apache.iceberg.data.GenericAppenderFactory(table.schema(), table.spec())
-              .newPosDeleteWriter(
-                  table
-                      .encryption()
-                      .encrypt(
-                          table
-                              .io()
-                              .newOutputFile(
-                                  table
-                                      .locationProvider()
-                                      .newDataLocation(
-                                          "pos-" + java.util.UUID.randomUUID() + ".parquet"))),
-                  org.apache.iceberg.FileFormat.PARQUET,
-                  null);
-      try (deletes) {
-        org.apache.iceberg.deletes.PositionDelete<org.apache.iceberg.data.Record> delete =
-            org.apache.iceberg.deletes.PositionDelete.create();
-        deletes.write(delete.set(file.location(), position, null));
-      }
-      table.newRowDelta().addDeletes(deletes.toDeleteFile()).commit();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+  /** The table's operations, with a writer's commit landing before each of the first swaps. */
+  private static RacingWriterOperations racing(
+      Table table, java.util.function.IntConsumer writer, int races) {
+    return new RacingWriterOperations(
+        ((org.apache.iceberg.HasTableOperations) table).operations(), writer, races);
+  }
+
+  /** Previews and runs the optimize job on the table through the racing operations. */
+  private OptimizeResult optimize(Table table, RacingWriterOperations racing) {
+    Table keepers = new org.apache.iceberg.BaseTable(racing, table.name());
+    OptimizePolicy policy = OptimizePolicy.fromProperties(table.name(), table.properties());
+    OptimizeJob job = new OptimizeJob(directory.resolve("spill"));
+    return job.run(
+        keepers, job.preview("t", keepers, policy, OptimizeFailures.none(), Instant.now()));
   }
 
   @Test
