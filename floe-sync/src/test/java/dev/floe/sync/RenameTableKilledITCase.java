@@ -169,10 +169,12 @@ class RenameTableKilledITCase {
           DEADLINE,
           Duration.ofMillis(100),
           () -> {
-            if (!catalog.catalog().tableExists(lake)) {
-              return false;
+            Table table;
+            try {
+              table = catalog.catalog().loadTable(lake);
+            } catch (org.apache.iceberg.exceptions.NoSuchTableException missing) {
+              return false; // not created yet, or dropped for the copy a moment ago
             }
-            Table table = catalog.catalog().loadTable(lake);
             if (table.properties().containsKey(SyncProperties.COPY_NEEDED)
                 || table.currentSnapshot() == null) {
               return false; // the table the binlog job created, or the copy's empty one
@@ -213,10 +215,17 @@ class RenameTableKilledITCase {
         "MySQL and Iceberg hold the same rows of " + table,
         DEADLINE,
         Duration.ofMillis(300),
-        () ->
-            catalog.catalog().tableExists(identifier)
-                ? LakeComparison.difference(
-                    server, database, table, catalog.catalog().loadTable(identifier))
-                : Optional.of("no Iceberg table"));
+        () -> {
+          try {
+            return LakeComparison.difference(
+                server, database, table, catalog.catalog().loadTable(identifier));
+          } catch (org.apache.iceberg.exceptions.NoSuchTableException
+              | org.apache.iceberg.exceptions.NotFoundException
+              | org.apache.iceberg.exceptions.RuntimeIOException missing) {
+            // not created yet, or dropped (its files purged) by the copy of a renamed-in table
+            // while it was read
+            return Optional.of("no Iceberg table, or one being replaced: " + missing.getMessage());
+          }
+        });
   }
 }
